@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+export const PASSWORD_MIN_LENGTH = 10;
+
+export const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, 'must be at most 254 characters')
+  .pipe(z.email('must be a valid e-mail address'));
+
+const Password = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(256, 'must be at most 256 characters');
+
+/** Which sign-in methods this installation offers (`GET /auth/providers`). */
+export const Providers = z.object({
+  local: z.boolean(),
+  /** Whether `POST /auth/register` is open. */
+  signup: z.boolean(),
+  /** True while no account exists: the login page offers to create the first (admin) account. */
+  setup: z.boolean(),
+  google: z.boolean(),
+  /** The display name of a generic OpenID Connect provider, or null when none is configured. */
+  oidc: z.string().nullable(),
+});
+export type Providers = z.infer<typeof Providers>;
+
+export const RegisterBody = z.strictObject({
+  email: Email,
+  password: Password,
+  displayName: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(100, 'must be at most 100 characters'),
+});
+export type RegisterBody = z.infer<typeof RegisterBody>;
+
+export const LoginBody = z.strictObject({
+  email: Email,
+  password: z.string().min(1, 'is required').max(256, 'must be at most 256 characters'),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const AuthUser = z.object({
+  uid: z.string(),
+  email: z.string(),
+  displayName: z.string(),
+  admin: z.boolean(),
+});
+export type AuthUser = z.infer<typeof AuthUser>;
+
+/** Reply of register, login and refresh; the refresh token travels in an HttpOnly cookie. */
+export const AuthReply = z.object({
+  idToken: z.string(),
+  user: AuthUser,
+});
+export type AuthReply = z.infer<typeof AuthReply>;

@@ -1,0 +1,9 @@
+import { z } from 'zod';
+
+/** Every error reply of the API has this shape (DESIGN §7). */
+export const ErrorReply = z.object({
+  statusCode: z.number().int(),
+  error: z.string(),
+  message: z.string(),
+});
+export type ErrorReply = z.infer<typeof ErrorReply>;

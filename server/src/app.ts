@@ -1,0 +1,79 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { createAuthService } from './auth/auth.service.ts';
+import { authRoutes } from './auth/auth.routes.ts';
+import { createLoginLimiter } from './auth/login-limiter.ts';
+import { requireUser } from './auth/require-user.ts';
+import { loadSigningKey } from './auth/signing-key.ts';
+import { createAccessTokens } from './auth/tokens.ts';
+import { type Clock, systemClock } from './clock.ts';
+import type { Config } from './config.ts';
+import { installErrorHandler } from './errors.ts';
+import { healthRoutes } from './http/health.routes.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerWebClient } from './http/web-client.ts';
+import type { Storage } from './storage/database.ts';
+import { createUserEvents } from './users/user-events.ts';
+import { usersRoutes } from './users/users.routes.ts';
+import { createUsersService } from './users/users.service.ts';
+import { createUsersStore } from './users/users.store.ts';
+
+export type AppOptions = {
+  config: Config;
+  storage: Storage;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+  webDist?: string;
+};
+
+const SESSION_PRUNE_INTERVAL_MS = 6 * 60 * 60 * 1000;
+
+/** Builds the whole server; `main.ts` listens with it and tests inject into it. */
+export async function buildApp({ config, storage, clock = systemClock, logger = false, webDist }: AppOptions) {
+  const app = Fastify({
+    logger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  await registerSecurityHeaders(app);
+  await registerOpenApi(app);
+  await app.register(cookie);
+
+  const tokens = createAccessTokens(await loadSigningKey(storage.db, config.jwtSecret), clock);
+  const auth = createAuthService({
+    db: storage.db,
+    clock,
+    tokens,
+    adminEmails: config.adminEmails,
+    allowSignup: config.allowSignup,
+    sessionDays: config.sessionDays,
+  });
+  const events = await createUserEvents(storage, app.log);
+  const users = createUsersService({ users: createUsersStore(storage.db), events, clock });
+
+  await app.register(healthRoutes, { storage });
+  await app.register(authRoutes, { auth, limiter: createLoginLimiter(), config });
+  await app.register(async (signedIn) => {
+    signedIn.decorateRequest('user', null as never);
+    signedIn.addHook('onRequest', requireUser(tokens));
+    await signedIn.register(usersRoutes, { users });
+  });
+  await registerWebClient(app, webDist);
+
+  const prune = setInterval(() => {
+    auth.pruneSessions().catch((error: unknown) => app.log.warn({ err: error }, 'pruning sessions failed'));
+  }, SESSION_PRUNE_INTERVAL_MS);
+  prune.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(prune);
+    await events.close();
+  });
+  return app;
+}

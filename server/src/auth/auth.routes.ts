@@ -1,0 +1,122 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AuthReply, LoginBody, Providers, RegisterBody } from '../../../contract/auth.ts';
+import { ErrorReply } from '../../../contract/errors.ts';
+import type { Config } from '../config.ts';
+import { AppError } from '../errors.ts';
+import type { AuthService, SignedIn } from './auth.service.ts';
+import type { LoginLimiter } from './login-limiter.ts';
+
+export const REFRESH_COOKIE = 'organiser_refresh';
+const COOKIE_PATH = '/auth';
+
+type Options = {
+  auth: AuthService;
+  limiter: LoginLimiter;
+  config: Pick<Config, 'sessionDays' | 'google' | 'oidc'>;
+};
+
+const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: ErrorReply, 429: ErrorReply };
+
+export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, limiter, config }) => {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  function sendSignedIn(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) {
+    reply.setCookie(REFRESH_COOKIE, signedIn.refreshToken, {
+      path: COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: request.protocol === 'https',
+      maxAge: config.sessionDays * 24 * 60 * 60,
+    });
+    return signedIn.reply;
+  }
+
+  function clearCookie(reply: FastifyReply) {
+    reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
+  }
+
+  routes.get(
+    '/auth/providers',
+    { schema: { tags: ['auth'], summary: 'Sign-in methods on offer', response: { 200: Providers } } },
+    async () => ({
+      local: true,
+      ...(await auth.signupState()),
+      google: config.google !== undefined,
+      oidc: config.oidc?.name ?? null,
+    }),
+  );
+
+  routes.post(
+    '/auth/register',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create a local account (the first one becomes admin)',
+        body: RegisterBody,
+        response: { 200: AuthReply, ...errors },
+      },
+    },
+    async (request, reply) => sendSignedIn(request, reply, await auth.register(request.body)),
+  );
+
+  routes.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with e-mail and password',
+        body: LoginBody,
+        response: { 200: AuthReply, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await limiter.assertAllowed(request.ip);
+      try {
+        return sendSignedIn(request, reply, await auth.login(request.body));
+      } catch (error) {
+        if (error instanceof AppError && error.statusCode === 401) await limiter.recordFailure(request.ip);
+        throw error;
+      }
+    },
+  );
+
+  routes.post(
+    '/auth/refresh',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'A new bearer token from the refresh cookie (the cookie is rotated)',
+        response: { 200: AuthReply, 401: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      const token = request.cookies[REFRESH_COOKIE];
+      if (!token) throw new AppError(401, 'Not signed in');
+      try {
+        return sendSignedIn(request, reply, await auth.refresh(token));
+      } catch (error) {
+        clearCookie(reply);
+        throw error;
+      }
+    },
+  );
+
+  routes.post(
+    '/auth/logout',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Revoke the session of the refresh cookie',
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const token = request.cookies[REFRESH_COOKIE];
+      if (token) await auth.logout(token);
+      clearCookie(reply);
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,55 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Clock } from '../clock.ts';
+import { AppError } from '../errors.ts';
+
+export const ACCESS_TOKEN_SECONDS = 15 * 60;
+const ISSUER = 'organiser';
+
+export type TokenUser = { uid: string; email: string; displayName: string; admin: boolean };
+
+/** Issues and checks the short-lived bearer JWT (HS256; any other algorithm, `none` included, is refused). */
+export function createAccessTokens(secret: Uint8Array, clock: Clock) {
+  const seconds = () => Math.floor(clock.now() / 1000);
+  return {
+    async sign(user: TokenUser): Promise<string> {
+      const now = seconds();
+      return new SignJWT({ email: user.email, name: user.displayName, admin: user.admin })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(user.uid)
+        .setIssuer(ISSUER)
+        .setIssuedAt(now)
+        .setExpirationTime(now + ACCESS_TOKEN_SECONDS)
+        .sign(secret);
+    },
+    async verify(token: string): Promise<TokenUser> {
+      try {
+        const { payload } = await jwtVerify(token, secret, {
+          algorithms: ['HS256'],
+          issuer: ISSUER,
+          currentDate: new Date(clock.now()),
+          requiredClaims: ['sub', 'exp', 'iat'],
+        });
+        if (typeof payload.email !== 'string' || typeof payload.name !== 'string' || !payload.sub) {
+          throw new AppError(401, 'Invalid token');
+        }
+        return { uid: payload.sub, email: payload.email, displayName: payload.name, admin: payload.admin === true };
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        if (error instanceof joseErrors.JWTExpired) throw new AppError(401, 'Token expired');
+        throw new AppError(401, 'Invalid token');
+      }
+    },
+  };
+}
+export type AccessTokens = ReturnType<typeof createAccessTokens>;
+
+/** A refresh token is random; only its SHA-256 is stored. */
+export function newRefreshToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashRefreshToken(token) };
+}
+
+export function hashRefreshToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

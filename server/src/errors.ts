@@ -1,0 +1,48 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+/** The one error the application throws on purpose: a status and a message a user may read. */
+export class AppError extends Error {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+
+  constructor(statusCode: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.statusCode = statusCode;
+    this.headers = headers;
+  }
+}
+
+export const notFound = (what: string) => new AppError(404, `${what} not found`);
+
+/** Turns every error into `{statusCode, error, message}`; 5xx details stay in the log. */
+export function installErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let statusCode = 500;
+    let message = 'Internal Server Error';
+    if (error instanceof AppError) {
+      statusCode = error.statusCode;
+      message = error.message;
+      reply.headers(error.headers);
+    } else if (hasZodFastifySchemaValidationErrors(error)) {
+      statusCode = 400;
+      message = error.validation
+        .map((issue) => {
+          const where = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+          // Body fields are named bare; query, params and headers say where they came from.
+          const context = error.validationContext === 'body' ? '' : error.validationContext;
+          const field = [context, where].filter(Boolean).join(' ');
+          return field ? `${field}: ${issue.message}` : issue.message;
+        })
+        .join('; ');
+    } else if (isResponseSerializationError(error)) {
+      statusCode = 500;
+    } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      statusCode = error.statusCode;
+      message = error.message;
+    }
+    if (statusCode >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
+    return reply.status(statusCode).send({ statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message });
+  });
+}

@@ -1,0 +1,36 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { migrate, openStorage } from './storage/database.ts';
+
+async function main() {
+  const config = loadConfig();
+  const storage = await openStorage({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  await migrate(storage.db);
+  const app = await buildApp({ config, storage, logger: { level: config.logLevel } });
+  app.addHook('onClose', () => storage.close());
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      app.log.info({ signal }, 'shutting down');
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { storage: storage.dialect, dataDir: storage.dialect === 'sqlite' ? config.dataDir : undefined },
+    'Organiser is ready',
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error('Organiser could not start:', error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,80 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ErrorReply } from '../../../contract/errors.ts';
+import { UpdateMeBody, USER_EVENT, UserRecord } from '../../../contract/users.ts';
+import type { UsersService } from './users.service.ts';
+
+/** Proxies close idle connections; a comment line now and then keeps the stream open. */
+const HEARTBEAT_MS = 20_000;
+
+export const usersRoutes: FastifyPluginAsync<{ users: UsersService }> = async (app, { users }) => {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const security = [{ bearer: [] }];
+
+  routes.get(
+    '/api/users/me',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'The signed-in user record',
+        security,
+        response: { 200: UserRecord, 401: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request) => users.record(request.user.uid),
+  );
+
+  routes.put(
+    '/api/users/me',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Change the timezone',
+        security,
+        body: UpdateMeBody,
+        response: { 200: UserRecord, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request) => users.setTimezone(request.user.uid, request.body.timezone),
+  );
+
+  // Typed without the zod provider: the reply is a stream, not a serialised object.
+  app.get(
+    '/api/users/me/events',
+    {
+      schema: {
+        tags: ['users'],
+        summary: `Server-Sent Events: a "${USER_EVENT}" event with the record now and on every change`,
+        security,
+        response: { 401: ErrorReply },
+      },
+    },
+    (request, reply) => {
+      const stream = new PassThrough();
+      const write = (chunk: string) => {
+        if (!stream.writableEnded) stream.write(chunk);
+      };
+      const stop = users.watch(
+        request.user.uid,
+        (record) => write(`event: ${USER_EVENT}\ndata: ${JSON.stringify(record)}\n\n`),
+        (error) => {
+          request.log.error({ err: error }, 'user events stream failed');
+          stream.end();
+        },
+      );
+      const heartbeat = setInterval(() => write(': ping\n\n'), HEARTBEAT_MS);
+      request.raw.on('close', () => {
+        clearInterval(heartbeat);
+        stop();
+        stream.end();
+      });
+      write('retry: 2000\n\n');
+      return reply
+        .header('content-type', 'text/event-stream; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('x-accel-buffering', 'no')
+        .send(stream);
+    },
+  );
+};

@@ -1,0 +1,51 @@
+import type { UserRecord } from '../../../contract/users.ts';
+import type { Clock } from '../clock.ts';
+import { notFound } from '../errors.ts';
+import type { UserEvents } from './user-events.ts';
+import type { UserRow, UsersStore } from './users.store.ts';
+
+export function toUserRecord(row: UserRow): UserRecord {
+  return {
+    uid: row.id,
+    displayName: row.display_name,
+    email: row.email,
+    photo: row.photo,
+    timezone: row.timezone,
+  };
+}
+
+export function createUsersService({ users, events, clock }: { users: UsersStore; events: UserEvents; clock: Clock }) {
+  return {
+    async record(uid: string): Promise<UserRecord> {
+      const row = await users.findById(uid);
+      if (!row) throw notFound('User');
+      return toUserRecord(row);
+    },
+
+    async setTimezone(uid: string, timezone: string): Promise<UserRecord> {
+      const row = await users.setTimezone(uid, timezone, clock.now());
+      if (!row) throw notFound('User');
+      await events.publish(uid);
+      return toUserRecord(row);
+    },
+
+    /** Calls `send` with the record now and after every change, until the returned function is called. */
+    watch(uid: string, send: (record: UserRecord) => void, onError: (error: unknown) => void): () => void {
+      let latest = 0;
+      const push = () => {
+        // A slow read must not overwrite a newer one that finished first.
+        const ticket = ++latest;
+        users
+          .findById(uid)
+          .then((row) => {
+            if (row && ticket === latest) send(toUserRecord(row));
+          })
+          .catch(onError);
+      };
+      const unsubscribe = events.subscribe(uid, push);
+      push();
+      return unsubscribe;
+    },
+  };
+}
+export type UsersService = ReturnType<typeof createUsersService>;
