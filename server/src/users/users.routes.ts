@@ -11,6 +11,11 @@ const HEARTBEAT_MS = 20_000;
 export const usersRoutes: FastifyPluginAsync<{ users: UsersService }> = async (app, { users }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const security = [{ bearer: [] }];
+  // Open streams would hold a shutdown until the browser leaves; end them first.
+  const openStreams = new Set<PassThrough>();
+  app.addHook('preClose', async () => {
+    for (const stream of openStreams) stream.end();
+  });
 
   routes.get(
     '/api/users/me',
@@ -52,6 +57,7 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService }> = async (a
     },
     (request, reply) => {
       const stream = new PassThrough();
+      openStreams.add(stream);
       const write = (chunk: string) => {
         if (!stream.writableEnded) stream.write(chunk);
       };
@@ -66,6 +72,7 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService }> = async (a
       const heartbeat = setInterval(() => write(': ping\n\n'), HEARTBEAT_MS);
       request.raw.on('close', () => {
         clearInterval(heartbeat);
+        openStreams.delete(stream);
         stop();
         stream.end();
       });

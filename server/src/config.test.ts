@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration from the environment', () => {
+  it('has working defaults: port 8080, ./data, SQLite', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      dataDir: path.resolve('data'),
+      databaseUrl: undefined,
+      sessionDays: 30,
+      allowSignup: false,
+      adminEmails: [],
+      google: undefined,
+      oidc: undefined,
+    });
+  });
+
+  it('reads every variable it documents', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      DATA_DIR: '/srv/organiser',
+      DATABASE_URL: 'postgres://u@db/organiser',
+      ADMIN_EMAILS: ' Ann@Example.org, bob@example.org ',
+      ALLOW_SIGNUP: 'yes',
+      GOOGLE_CLIENT_ID: 'id',
+      GOOGLE_CLIENT_SECRET: 'secret',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      dataDir: '/srv/organiser',
+      databaseUrl: 'postgres://u@db/organiser',
+      adminEmails: ['ann@example.org', 'bob@example.org'],
+      allowSignup: true,
+      google: { clientId: 'id', clientSecret: 'secret' },
+    });
+  });
+
+  it('stops with every bad variable and what it expects', () => {
+    const attempt = () =>
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', ALLOW_SIGNUP: 'maybe', ADMIN_EMAILS: 'a@b.c,nope' });
+    expect(attempt).toThrow(ConfigError);
+    const message = (() => {
+      try {
+        attempt();
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).toContain('PORT="eighty": expected a port number');
+    expect(message).toContain('DATABASE_URL="mysql://x": expected a postgres:// or postgresql:// URL');
+    expect(message).toContain('ALLOW_SIGNUP="maybe": expected true or false');
+    expect(message).toContain('ADMIN_EMAILS="a@b.c,nope": expected a comma-separated list of e-mail addresses');
+  });
+
+  it('refuses half a Google configuration', () => {
+    expect(() => loadConfig({ GOOGLE_CLIENT_ID: 'id' })).toThrow(/GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET/);
+  });
+});
