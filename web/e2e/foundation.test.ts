@@ -1,0 +1,187 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { type RunningServer, startServer } from './server.ts';
+
+const ADMIN = { name: 'Ada Lovelace', email: 'ada@example.org', password: 'analytical engine' };
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Collects CSP violations and script errors, which must never happen. */
+function watchForErrors(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(message.text());
+  });
+  return problems;
+}
+
+async function newContext(options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
+  return browser.newContext({ baseURL: server.baseUrl, timezoneId: 'Europe/Berlin', ...options });
+}
+
+const navLinks = (page: Page) => page.locator('.app-navbar .nav-link, .app-navbar .dropdown-toggle').allInnerTexts();
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+describe('foundation, end to end', () => {
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+
+  beforeEach(async () => {
+    context = await newContext();
+    page = await context.newPage();
+    problems = watchForErrors(page);
+    return async () => {
+      await context.close();
+      expect(problems).toEqual([]);
+    };
+  });
+
+  it('creates the first account from /login, then moves on to the page first asked for', async () => {
+    await page.goto('/task');
+    await page.waitForURL('**/login');
+    expect(await navLinks(page)).toEqual(['Log in']);
+    await expect.poll(() => page.getByRole('heading', { name: 'Create the first account' }).isVisible()).toBe(true);
+
+    await page.getByLabel('Name').fill(ADMIN.name);
+    await page.getByLabel('E-mail').fill(ADMIN.email);
+    await page.getByLabel('Password').fill('too short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/at least 10 characters/);
+
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText(`Welcome ${ADMIN.name}`).waitFor();
+    await page.waitForURL('**/task');
+    expect(await navLinks(page)).toEqual(['Books', 'Tasks', 'Bookmarks', 'Profile', 'Log Out']);
+    expect(await page.locator('.app-navbar').evaluate((bar) => [...bar.classList])).toEqual(
+      expect.arrayContaining(['bg-light', 'navbar-expand-lg']),
+    );
+    await page.getByRole('button', { name: 'Bookmarks' }).click();
+    const menu = page.locator('#nav-bookmark-query').locator('xpath=..');
+    expect(await menu.evaluate((element) => getComputedStyle(element).maxHeight)).toBe('200px');
+    await page.locator('#nav-bookmark-query').click();
+    await page.waitForURL('**/bookmark/query');
+  });
+
+  it('signs in later with e-mail and password, refusing a wrong one, and lands on /book', async () => {
+    await page.goto('/login');
+    await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Signin with Google' }).count()).toBe(0);
+    await signIn(page, ADMIN.email, 'not the password');
+    await expect.poll(() => page.getByRole('alert').innerText()).toBe('Wrong e-mail or password');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByText(`Welcome ${ADMIN.name}`).waitFor();
+    await page.waitForURL((url) => url.pathname === '/book');
+  });
+
+  it('sets the timezone from the browser at the first sign-in, shows the profile, and sends unknown paths to /book', async () => {
+    await page.goto('/login');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL((url) => url.pathname === '/book');
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.waitForURL('**/profile');
+    expect(await page.locator('#profile-name').innerText()).toBe(ADMIN.name);
+    expect(await page.locator('#profile-email').innerText()).toBe(ADMIN.email);
+    expect(await page.locator('#profile-uid').innerText()).toMatch(/^[0-9a-f-]{36}$/);
+    // The first test created the account in a browser set to Europe/Berlin.
+    expect(await page.getByLabel('Timezone').inputValue()).toBe('Europe/Berlin');
+    const firstOptions = await page.locator('#timezone option').evaluateAll((options) =>
+      options.slice(0, 2).map((option) => (option as HTMLOptionElement).text),
+    );
+    expect(firstOptions).toEqual(['US East (America/New_York)', 'US West (America/Los_Angeles)']);
+    expect(await page.locator('#timezone option').count()).toBeGreaterThan(300);
+
+    await page.goto('/no/such/page');
+    await page.waitForURL((url) => url.pathname === '/book');
+  });
+
+  it('shows a timezone change made in one tab in another open tab within a second, without reload', async () => {
+    await page.goto('/login');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL((url) => url.pathname === '/book');
+    await page.goto('/profile');
+    const other = await context.newPage();
+    const otherProblems = watchForErrors(other);
+    await other.goto('/profile');
+    await other.getByLabel('Timezone').waitFor();
+    let reloaded = false;
+    other.on('load', () => (reloaded = true));
+
+    await page.getByLabel('Timezone').selectOption('America/Los_Angeles');
+    const changedAt = Date.now();
+    await other.waitForFunction(
+      () => (document.querySelector('#timezone') as HTMLSelectElement | null)?.value === 'America/Los_Angeles',
+      undefined,
+      { timeout: 1000, polling: 20 },
+    );
+    expect(Date.now() - changedAt).toBeLessThan(1000);
+    expect(reloaded).toBe(false);
+    expect(otherProblems).toEqual([]);
+  });
+
+  it('keeps the session across a reload, and keeps the state in localStorage under one key', async () => {
+    await page.goto('/login');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL((url) => url.pathname === '/book');
+    await page.goto('/profile');
+    await page.reload();
+    await page.locator('#profile-email').waitFor();
+    expect(page.url()).toMatch(/\/profile$/);
+    const saved = await page.evaluate(() => Object.keys(localStorage));
+    expect(saved).toEqual(['organiser.state']);
+    const state = await page.evaluate(() => JSON.parse(localStorage.getItem('organiser.state') ?? '{}'));
+    expect(Object.keys(state).sort()).toEqual(['app', 'auth', 'bookmark', 'task']);
+    expect(state.auth).toMatchObject({ authenticated: true, email: ADMIN.email });
+  });
+
+  it('sends an expired session to /login on the next load', async () => {
+    await page.goto('/login');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL((url) => url.pathname === '/book');
+    // The refresh cookie is gone (expired) and the bearer token no longer verifies.
+    await context.clearCookies();
+    await page.evaluate(() => {
+      const state = JSON.parse(localStorage.getItem('organiser.state') ?? '{}');
+      state.auth.idToken = 'expired.token.value';
+      localStorage.setItem('organiser.state', JSON.stringify(state));
+    });
+    await page.goto('/profile');
+    await page.waitForURL('**/login');
+    expect(await navLinks(page)).toEqual(['Log in']);
+  });
+
+  it('logs out from /logout, which then says you are not in yet and returns to /login', async () => {
+    await page.goto('/login');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL((url) => url.pathname === '/book');
+    await page.getByRole('link', { name: 'Log Out' }).click();
+    await page.waitForURL('**/logout');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/login');
+    expect(await navLinks(page)).toEqual(['Log in']);
+
+    await page.goto('/logout');
+    await page.getByText('you are not in yet').waitFor();
+    await page.waitForURL('**/login');
+    // The session is revoked at the server too: a reload does not bring it back.
+    await page.goto('/profile');
+    await page.waitForURL('**/login');
+  });
+});

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { AuthReply } from '../../../contract/auth.ts';
+import { errorFromReply } from './api-error.ts';
+
+/** What the client needs from whoever keeps the session: the store, in the app. */
+export interface Session {
+  token(): string | null;
+  signedIn(reply: AuthReply): void;
+  signedOut(): void;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Sent as JSON. */
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Sign-in calls carry no bearer token, and their 401 means wrong credentials rather than an expired token. */
+  anonymous?: boolean;
+}
+
+export interface HttpClient {
+  /** The reply body, parsed with `reply`. */
+  json<S extends z.ZodType>(path: string, reply: S, options?: RequestOptions): Promise<z.output<S>>;
+  /** For calls answered with 204 No Content. */
+  empty(path: string, options?: RequestOptions): Promise<void>;
+  /** The successful response itself, for the caller to read its body as it arrives. */
+  stream(path: string, options?: RequestOptions): Promise<Response>;
+}
+
+export interface HttpClientOptions {
+  session: Session;
+  /** Empty in the browser, where the API shares the page's origin. */
+  origin?: string;
+}
+
+const REFRESH_LOCK = 'organiser.refresh';
+
+export function createHttpClient({ session, origin = '' }: HttpClientOptions): HttpClient {
+  let refreshing: Promise<string> | null = null;
+
+  async function send(path: string, options: RequestOptions, token: string | null): Promise<Response> {
+    const headers = new Headers();
+    if (token !== null) headers.set('authorization', `Bearer ${token}`);
+    if (options.body !== undefined) headers.set('content-type', 'application/json');
+    try {
+      return await fetch(origin + path, {
+        method: options.method ?? 'GET',
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        credentials: 'same-origin',
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw new Error('The server cannot be reached', { cause: error });
+    }
+  }
+
+  async function refresh(): Promise<string> {
+    const reply = await send('/auth/refresh', { method: 'POST' }, null);
+    if (!reply.ok) {
+      const error = await errorFromReply(reply);
+      if (sessionIsOver(reply.status)) session.signedOut();
+      throw error;
+    }
+    const auth = await parseReply(reply, AuthReply, 'POST /auth/refresh');
+    session.signedIn(auth);
+    return auth.idToken;
+  }
+
+  /**
+   * A 401 for a token that another call has since replaced retries with the new one; any other
+   * joins the refresh under way, or starts it, so that concurrent 401s share one refresh.
+   */
+  function freshToken(rejected: string): Promise<string> {
+    const current = session.token();
+    if (refreshing === null && current !== null && current !== rejected) return Promise.resolve(current);
+    refreshing ??= oneTabAtATime(refresh).finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  }
+
+  async function authorised(path: string, options: RequestOptions): Promise<Response> {
+    if (options.anonymous) return send(path, options, null);
+    const sent = session.token();
+    const reply = await send(path, options, sent);
+    if (reply.status !== 401 || sent === null) return reply;
+    await reply.body?.cancel();
+    return send(path, options, await freshToken(sent));
+  }
+
+  async function succeeded(path: string, options: RequestOptions): Promise<Response> {
+    const reply = await authorised(path, options);
+    if (!reply.ok) throw await errorFromReply(reply);
+    return reply;
+  }
+
+  return {
+    async json(path, reply, options = {}) {
+      const response = await succeeded(path, options);
+      return parseReply(response, reply, `${options.method ?? 'GET'} ${path}`);
+    },
+    async empty(path, options = {}) {
+      const response = await succeeded(path, options);
+      await response.body?.cancel();
+    },
+    stream: (path, options = {}) => succeeded(path, options),
+  };
+}
+
+async function parseReply<S extends z.ZodType>(reply: Response, schema: S, call: string): Promise<z.output<S>> {
+  const parsed = schema.safeParse(await reply.json());
+  if (!parsed.success) throw new Error(`Unexpected reply to ${call}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** A refused refresh ends the session; an overloaded or unreachable server does not. */
+function sessionIsOver(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 429;
+}
+
+/**
+ * The server rotates the refresh cookie on use and every tab shares it: were two tabs to refresh
+ * at once, the second would present the cookie the first just spent. Web Locks are missing
+ * outside secure contexts (plain HTTP on a LAN address), where tabs take their chance.
+ */
+function oneTabAtATime<T>(task: () => Promise<T>): Promise<T> {
+  const locks = globalThis.navigator?.locks;
+  return locks ? locks.request(REFRESH_LOCK, task) : task();
+}

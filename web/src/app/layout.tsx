@@ -1,0 +1,24 @@
+import { Suspense } from 'react';
+import Container from 'react-bootstrap/Container';
+import { useSelector } from 'react-redux';
+import { Outlet } from 'react-router';
+import { LoadingSpinner } from '../components/loading-spinner.tsx';
+import { selectAuth } from '../features/auth/auth.slice.ts';
+import { ProfileSync } from '../features/profile/profile-sync.tsx';
+import { NavBar } from './nav-bar.tsx';
+
+export function Layout() {
+  const auth = useSelector(selectAuth);
+  return (
+    <>
+      <NavBar authenticated={auth.authenticated} />
+      {/* Keyed by user, so that whoever signs in next gets a stream of their own. */}
+      {auth.authenticated && <ProfileSync key={auth.uid} />}
+      <Container as="main" className="py-3">
+        <Suspense fallback={<LoadingSpinner />}>
+          <Outlet />
+        </Suspense>
+      </Container>
+    </>
+  );
+}

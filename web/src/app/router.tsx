@@ -1,0 +1,56 @@
+import { lazy, type ComponentType } from 'react';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { DEFAULT_PAGE } from '../features/auth/requested-page.ts';
+import { Layout } from './layout.tsx';
+import { RequireAuth } from './require-auth.tsx';
+
+/** A page whose code loads when it is first shown, keeping the start-up script small. */
+function lazyPage<Name extends string>(load: () => Promise<Record<Name, ComponentType>>, name: Name) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const BookSearchPage = lazyPage(() => import('../features/books/book-search-page.tsx'), 'BookSearchPage');
+const BookDetailPage = lazyPage(() => import('../features/books/book-detail-page.tsx'), 'BookDetailPage');
+const TaskListPage = lazyPage(() => import('../features/tasks/task-list-page.tsx'), 'TaskListPage');
+const TaskCreatePage = lazyPage(() => import('../features/tasks/task-create-page.tsx'), 'TaskCreatePage');
+const TaskDetailPage = lazyPage(() => import('../features/tasks/task-detail-page.tsx'), 'TaskDetailPage');
+const BookmarkListPage = lazyPage(() => import('../features/bookmarks/bookmark-list-page.tsx'), 'BookmarkListPage');
+const BookmarkCreatePage = lazyPage(
+  () => import('../features/bookmarks/bookmark-create-page.tsx'),
+  'BookmarkCreatePage',
+);
+const BookmarkQueryPage = lazyPage(() => import('../features/bookmarks/bookmark-query-page.tsx'), 'BookmarkQueryPage');
+const BookmarkDetailPage = lazyPage(
+  () => import('../features/bookmarks/bookmark-detail-page.tsx'),
+  'BookmarkDetailPage',
+);
+const LoginPage = lazyPage(() => import('../features/auth/login-page.tsx'), 'LoginPage');
+const LogoutPage = lazyPage(() => import('../features/auth/logout-page.tsx'), 'LogoutPage');
+const ProfilePage = lazyPage(() => import('../features/profile/profile-page.tsx'), 'ProfilePage');
+
+export const router = createBrowserRouter([
+  {
+    element: <Layout />,
+    children: [
+      { path: 'login', element: <LoginPage /> },
+      { path: 'logout', element: <LogoutPage /> },
+      {
+        element: <RequireAuth />,
+        children: [
+          { index: true, element: <BookSearchPage /> },
+          { path: 'book', element: <BookSearchPage /> },
+          { path: 'book/:id', element: <BookDetailPage /> },
+          { path: 'task', element: <TaskListPage /> },
+          { path: 'task/create', element: <TaskCreatePage /> },
+          { path: 'task/:id', element: <TaskDetailPage /> },
+          { path: 'bookmark', element: <BookmarkListPage /> },
+          { path: 'bookmark/create', element: <BookmarkCreatePage /> },
+          { path: 'bookmark/query', element: <BookmarkQueryPage /> },
+          { path: 'bookmark/:id', element: <BookmarkDetailPage /> },
+          { path: 'profile', element: <ProfilePage /> },
+        ],
+      },
+      { path: '*', element: <Navigate to={DEFAULT_PAGE} replace /> },
+    ],
+  },
+]);

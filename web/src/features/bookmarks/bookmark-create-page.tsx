@@ -1,0 +1,3 @@
+export function BookmarkCreatePage() {
+  return <section id="bookmark-create" />;
+}

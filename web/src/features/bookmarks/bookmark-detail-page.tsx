@@ -1,0 +1,3 @@
+export function BookmarkDetailPage() {
+  return <section id="bookmark-detail" />;
+}

@@ -1,0 +1,3 @@
+export function BookmarkListPage() {
+  return <section id="bookmark-list" />;
+}

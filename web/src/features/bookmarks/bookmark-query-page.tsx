@@ -1,0 +1,3 @@
+export function BookmarkQueryPage() {
+  return <section id="bookmark-query" />;
+}

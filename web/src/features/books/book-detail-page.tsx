@@ -1,0 +1,3 @@
+export function BookDetailPage() {
+  return <section id="book-detail" />;
+}

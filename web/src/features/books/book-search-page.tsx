@@ -1,0 +1,3 @@
+export function BookSearchPage() {
+  return <section id="book-search" />;
+}

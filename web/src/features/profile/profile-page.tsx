@@ -1,0 +1,30 @@
+import { useSelector } from 'react-redux';
+import { selectAuth } from '../auth/auth.slice.ts';
+import { TimezoneSelect } from './timezone-select.tsx';
+
+export function ProfilePage() {
+  const auth = useSelector(selectAuth);
+  // The router shows this page only to a signed-in user.
+  if (!auth.authenticated) return null;
+
+  return (
+    <section id="profile">
+      <h1 className="h3 mb-3">Profile</h1>
+      <dl className="row">
+        <dt className="col-sm-3">Name</dt>
+        <dd className="col-sm-9" id="profile-name">
+          {auth.displayName}
+        </dd>
+        <dt className="col-sm-3">User ID</dt>
+        <dd className="col-sm-9" id="profile-uid">
+          {auth.uid}
+        </dd>
+        <dt className="col-sm-3">E-mail</dt>
+        <dd className="col-sm-9" id="profile-email">
+          {auth.email}
+        </dd>
+      </dl>
+      <TimezoneSelect timezone={auth.timezone} />
+    </section>
+  );
+}

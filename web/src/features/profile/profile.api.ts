@@ -1,0 +1,17 @@
+import { UserRecord, type UpdateMeBody } from '../../../../contract/users.ts';
+import type { HttpClient } from '../../api/http-client.ts';
+
+export function fetchProfile(client: HttpClient, signal?: AbortSignal): Promise<UserRecord> {
+  return client.json('/api/users/me', UserRecord, { signal });
+}
+
+export function updateTimezone(client: HttpClient, timezone: string): Promise<UserRecord> {
+  return client.json('/api/users/me', UserRecord, { method: 'PUT', body: { timezone } satisfies UpdateMeBody });
+}
+
+/** A first sign-in takes the browser's zone, so that notices are due in the user's own time. */
+export async function loadProfile(client: HttpClient, signal?: AbortSignal): Promise<UserRecord> {
+  const record = await fetchProfile(client, signal);
+  if (record.timezone !== null) return record;
+  return updateTimezone(client, Intl.DateTimeFormat().resolvedOptions().timeZone);
+}

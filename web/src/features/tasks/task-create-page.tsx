@@ -1,0 +1,3 @@
+export function TaskCreatePage() {
+  return <section id="task-create" />;
+}

@@ -1,0 +1,3 @@
+export function TaskDetailPage() {
+  return <section id="task-detail" />;
+}

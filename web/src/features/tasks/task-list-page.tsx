@@ -1,0 +1,3 @@
+export function TaskListPage() {
+  return <section id="task-list" />;
+}
