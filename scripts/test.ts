@@ -66,7 +66,10 @@ const steps: Array<() => boolean> = [
 ];
 
 for (const step of steps) {
-  if (!step()) finish(false);
+  if (!step()) {
+    console.error('\n✗ npm test stopped at the step above');
+    finish(false);
+  }
 }
 if (!process.env.TEST_DATABASE_URL) {
   console.log('\nPostgreSQL store tests skipped: set TEST_DATABASE_URL=postgres://… to run them too.');
