@@ -185,3 +185,26 @@ describe('foundation, end to end', () => {
     await page.waitForURL('**/login');
   });
 });
+
+describe('sign-in buttons of configured identity providers', () => {
+  it('shows "Signin with Google" and the generic provider only when they are configured', async () => {
+    const configured = await startServer({
+      GOOGLE_CLIENT_ID: 'client-id.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'client-secret',
+      OIDC_ISSUER: 'https://id.example.org/realms/home',
+      OIDC_CLIENT_ID: 'organiser',
+      OIDC_CLIENT_SECRET: 'secret',
+      OIDC_NAME: 'Keycloak',
+    });
+    const context = await browser.newContext({ baseURL: configured.baseUrl });
+    try {
+      const page = await context.newPage();
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Signin with Google' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Sign in with Keycloak' }).count()).toBe(1);
+    } finally {
+      await context.close();
+      await configured.stop();
+    }
+  });
+});
