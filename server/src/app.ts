@@ -1,12 +1,17 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import path from 'node:path';
 import { createAuthService } from './auth/auth.service.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { createLoginLimiter } from './auth/login-limiter.ts';
 import { requireUser } from './auth/require-user.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
 import { createAccessTokens } from './auth/tokens.ts';
+import { booksRoutes } from './books/books.routes.ts';
+import { createBooksService } from './books/books.service.ts';
+import { createPostgresCatalogue } from './books/catalogue.postgres.ts';
+import { createSqliteCatalogue } from './books/catalogue.sqlite.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { installErrorHandler } from './errors.ts';
@@ -60,10 +65,19 @@ export async function buildApp({ config, storage, clock = systemClock, logger = 
 
   await app.register(healthRoutes, { storage });
   await app.register(authRoutes, { auth, limiter: createLoginLimiter(), config });
+  app.decorateRequest('user', null as never);
   await app.register(async (signedIn) => {
-    signedIn.decorateRequest('user', null as never);
     signedIn.addHook('onRequest', requireUser(tokens));
     await signedIn.register(usersRoutes, { users });
+  });
+  const catalogue = storage.sqliteFile
+    ? createSqliteCatalogue(storage.db, storage.sqliteFile)
+    : createPostgresCatalogue(storage.db);
+  await app.register(booksRoutes, {
+    books: createBooksService({ catalogue, tmpDir: path.join(config.dataDir, 'tmp') }),
+    tokens,
+    apiKey: config.booksApiKey,
+    maxUploadMb: config.maxUploadMb,
   });
   await registerWebClient(app, webDist);
 

@@ -23,6 +23,8 @@ const Environment = z.object({
   JWT_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
   SESSION_DAYS: z.coerce.number({ error: 'expected a number of days' }).int().min(1).max(400).default(30),
   ADMIN_EMAILS: emailList.default([]),
+  BOOKS_API_KEY: z.string().min(16, 'expected at least 16 characters').optional(),
+  MAX_UPLOAD_MB: z.coerce.number({ error: 'expected a number of megabytes' }).int().min(1).max(100_000).default(2048),
   ALLOW_SIGNUP: flag.default(false),
   TRUST_PROXY: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -43,6 +45,8 @@ export type Config = {
   jwtSecret: string | undefined;
   sessionDays: number;
   adminEmails: string[];
+  booksApiKey: string | undefined;
+  maxUploadMb: number;
   allowSignup: boolean;
   trustProxy: boolean;
   logLevel: string;
@@ -81,6 +85,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: e.JWT_SECRET,
     sessionDays: e.SESSION_DAYS,
     adminEmails: e.ADMIN_EMAILS,
+    booksApiKey: e.BOOKS_API_KEY,
+    maxUploadMb: e.MAX_UPLOAD_MB,
     allowSignup: e.ALLOW_SIGNUP,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

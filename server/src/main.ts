@@ -5,7 +5,7 @@ import { migrate, openStorage } from './storage/database.ts';
 async function main() {
   const config = loadConfig();
   const storage = await openStorage({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  await migrate(storage.db);
+  await migrate(storage);
   const app = await buildApp({ config, storage, logger: { level: config.logLevel } });
   app.addHook('onClose', () => storage.close());
 

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { AccessTokens, TokenUser } from './tokens.ts';
 
@@ -9,9 +9,11 @@ declare module 'fastify' {
   }
 }
 
+export type RequestCheck = (request: FastifyRequest) => Promise<void>;
+
 /** An onRequest hook for a scope whose every route needs a valid bearer token. */
-export function requireUser(tokens: AccessTokens): onRequestHookHandler {
-  return async function checkBearer(request: FastifyRequest, _reply: FastifyReply) {
+export function requireUser(tokens: AccessTokens): RequestCheck {
+  return async function checkBearer(request) {
     const header = request.headers.authorization;
     const match = header?.match(/^Bearer\s+(\S+)$/i);
     if (!match?.[1]) throw new AppError(401, 'Sign-in required', { 'www-authenticate': 'Bearer' });

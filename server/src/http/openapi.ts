@@ -7,7 +7,12 @@ export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swagger, {
     openapi: {
       info: { title: 'Organiser API', version: '1' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });

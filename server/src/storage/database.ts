@@ -13,6 +13,8 @@ export type Storage = {
   dialect: Dialect;
   /** A pool config for code that needs its own PostgreSQL connection (LISTEN). */
   postgres: pg.PoolConfig | undefined;
+  /** The SQLite file, for code that needs a connection of its own (a long import beside readers). */
+  sqliteFile: string | undefined;
   close(): Promise<void>;
 };
 
@@ -39,17 +41,17 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     };
     const pool = new pg.Pool(postgres);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', postgres, close: () => db.destroy() };
+    return { db, dialect: 'postgres', postgres, sqliteFile: undefined, close: () => db.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
-  const database = nodeSqliteDatabase(path.join(options.dataDir, 'organiser.sqlite'));
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  return { db, dialect: 'sqlite', postgres: undefined, close: () => db.destroy() };
+  const sqliteFile = path.join(options.dataDir, 'organiser.sqlite');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: nodeSqliteDatabase(sqliteFile) }) });
+  return { db, dialect: 'sqlite', postgres: undefined, sqliteFile, close: () => db.destroy() };
 }
 
 /** Brings the schema up to date; a failed migration stops start with its error. */
-export async function migrate(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+export async function migrate(storage: Pick<Storage, 'db' | 'dialect'>): Promise<void> {
+  const migrator = new Migrator({ db: storage.db, provider: migrationProvider(storage.dialect) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

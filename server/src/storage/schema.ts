@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Tables as Kysely sees them. Times are epoch milliseconds and booleans are 0/1 integers on
  * both SQLite and PostgreSQL, so every query compares and sorts the same way on both.
@@ -6,6 +8,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   settings: SettingsTable;
+  books: BooksTable;
 }
 
 export interface UsersTable {
@@ -35,4 +38,21 @@ export interface SessionsTable {
 export interface SettingsTable {
   key: string;
   value: string;
+}
+
+/** The catalogue (books/); PostgreSQL adds a `search` tsvector that only raw SQL touches. */
+export interface BooksTable {
+  seq: Generated<number>;
+  id: string;
+  title: string;
+  author: string;
+  identifier: string;
+  publish_date: string | null;
+  publisher: string;
+  created: number | null;
+  updated: number | null;
+  comment: string | null;
+  path: string;
+  formats: string;
+  format_mask: number;
 }

@@ -41,7 +41,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
 
 export async function openTestStorage(database: TestDatabase): Promise<Storage> {
   const storage = await openStorage(database);
-  await migrate(storage.db);
+  await migrate(storage);
   return storage;
 }
 

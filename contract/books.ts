@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+export const BOOK_FORMATS = ['pdf', 'epub', 'mobi', 'azw3', 'chm'] as const;
+export const BOOK_SEARCH_FIELDS = ['title', 'file_path', 'comment', 'author'] as const;
+export type BookSearchField = (typeof BOOK_SEARCH_FIELDS)[number];
+export const MAX_BOOK_PAGE_SIZE = 100;
+
+/** A book as the catalogue keeps it and the export writes it, one per line (spec §3, DESIGN §4 Book). */
+export const CatalogueBook = z.object({
+  /** Calibre's book id, as a string. */
+  id: z.string().min(1).max(64),
+  title: z.string().max(2000),
+  /** Authors joined with ' & ', as Calibre shows them. */
+  author: z.string().max(2000),
+  /** ISBN when there is one, else the first identifier, as `type:value`. */
+  identifier: z.string().max(500),
+  /** YYYY-MM-DD, or null when Calibre has none. */
+  publish_date: z.string().nullable(),
+  publisher: z.string().max(500),
+  /** ISO timestamps. */
+  created: z.string().nullable(),
+  updated: z.string().nullable(),
+  /** HTML as Calibre stores it; sanitise before rendering. */
+  comment: z.string().max(200_000).nullable(),
+  /** The main file: the epub when there is one, else the first format. */
+  path: z.string().max(4000),
+  /** Every format's file path. */
+  formats: z.array(z.string().max(4000)).max(50),
+});
+export type CatalogueBook = z.infer<typeof CatalogueBook>;
+
+/** A book in a reply: `index` is its position in the whole result (from + i); `comment` only on request. */
+export const Book = CatalogueBook.omit({ comment: true }).extend({
+  index: z.number().int().nonnegative(),
+  comment: z.string().nullable().optional(),
+});
+export type Book = z.infer<typeof Book>;
+
+export const BookResults = z.object({
+  total: z.number().int().nonnegative(),
+  books: z.array(Book),
+});
+export type BookResults = z.infer<typeof BookResults>;
+
+const booleanString = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((value) => value === 'true');
+
+/** `GET /api/books` (spec §7). */
+export const BookQuery = z.strictObject({
+  /** Comma-joined words (spec §5); empty lists the catalogue by last update. */
+  keys: z.string().max(1000, 'must be at most 1000 characters').default(''),
+  fields: z
+    .string()
+    .default('title')
+    .transform((value) => value.split(',').map((field) => field.trim()).filter(Boolean))
+    .pipe(
+      z
+        .array(z.enum(BOOK_SEARCH_FIELDS, { error: `must be among ${BOOK_SEARCH_FIELDS.join(', ')}` }))
+        .transform((fields) => (fields.length === 0 ? (['title'] as BookSearchField[]) : [...new Set(fields)])),
+    ),
+  from: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(10_000_000).default(0),
+  size: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(MAX_BOOK_PAGE_SIZE, `must be at most ${MAX_BOOK_PAGE_SIZE}`)
+    .default(10),
+  format: z.union([z.literal(''), z.enum(BOOK_FORMATS, { error: `must be empty or one of ${BOOK_FORMATS.join(', ')}` })]).default(''),
+  includeComment: booleanString.default(false),
+});
+export type BookQuery = z.infer<typeof BookQuery>;
+
+export const BookIdParams = z.strictObject({ id: z.string().min(1).max(64) });
+
+/** `POST /api/books/index` reply: the counts of spec §3 and the first problems, by line (DESIGN §4). */
+export const IndexUploadReply = z.object({
+  total_count: z.number().int().nonnegative(),
+  error_count: z.number().int().nonnegative(),
+  errors: z.array(z.object({ line: z.number().int().nonnegative(), message: z.string() })),
+});
+export type IndexUploadReply = z.infer<typeof IndexUploadReply>;
+
+/** The `name` field of the upload: update upserts by id, replace swaps the whole catalogue. */
+export const IndexMode = z.enum(['update', 'replace'], { error: 'name must be update or replace' });

@@ -1,0 +1,101 @@
+import { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Book, BookIdParams, BookQuery, BookResults, IndexMode, IndexUploadReply } from '../../../contract/books.ts';
+import { ErrorReply } from '../../../contract/errors.ts';
+import { AppError } from '../errors.ts';
+import type { AccessTokens } from '../auth/tokens.ts';
+import { requireReader } from './require-reader.ts';
+import type { BooksService } from './books.service.ts';
+
+type Options = { books: BooksService; tokens: AccessTokens; apiKey: string | undefined; maxUploadMb: number };
+
+export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, tokens, apiKey, maxUploadMb }) => {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const security: Array<Record<string, string[]>> = [{ bearer: [] }, { apiKey: [] }];
+  app.addHook('onRequest', requireReader(tokens, apiKey));
+  await app.register(multipart, {
+    limits: { fileSize: maxUploadMb * 1024 * 1024, files: 1, fields: 4, parts: 5 },
+  });
+
+  routes.get(
+    '/api/books',
+    {
+      schema: {
+        tags: ['books'],
+        summary: 'Search the catalogue',
+        security,
+        querystring: BookQuery,
+        response: { 200: BookResults, 400: ErrorReply, 401: ErrorReply },
+      },
+    },
+    async (request) => books.search(request.query),
+  );
+
+  // Typed without the zod provider: the reply is a stream, not a serialised object.
+  app.get(
+    '/api/books/export',
+    {
+      schema: {
+        tags: ['books'],
+        summary: 'The whole catalogue as JSON Lines, in the shape the index upload accepts',
+        security,
+        response: { 401: ErrorReply },
+      },
+    },
+    async (_request, reply) => {
+      async function* lines() {
+        for await (const book of books.all()) yield `${JSON.stringify(book)}\n`;
+      }
+      return reply
+        .header('content-type', 'application/x-ndjson; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="organiser-books.jsonl"')
+        .send(Readable.from(lines()));
+    },
+  );
+
+  routes.get(
+    '/api/books/:id',
+    {
+      schema: {
+        tags: ['books'],
+        summary: 'One book, with its comment',
+        security,
+        params: BookIdParams,
+        response: { 200: Book, 401: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request) => books.get(request.params.id),
+  );
+
+  routes.post(
+    '/api/books/index',
+    {
+      schema: {
+        tags: ['books'],
+        summary: 'Load an index file (multipart: name = update | replace, then file); admins only',
+        security: [{ bearer: [] }],
+        consumes: ['multipart/form-data'],
+        response: { 200: IndexUploadReply, 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 413: ErrorReply },
+      },
+    },
+    async (request) => {
+      if (!request.user?.admin) throw new AppError(403, 'Only administrators may load the catalogue');
+      if (!request.isMultipart()) throw new AppError(400, 'Send the index file as multipart/form-data');
+      let mode: 'update' | 'replace' = 'update';
+      for await (const part of request.parts()) {
+        if (part.type === 'field') {
+          if (part.fieldname !== 'name') throw new AppError(400, `Unknown field "${part.fieldname}"`);
+          const parsed = IndexMode.safeParse(part.value);
+          if (!parsed.success) throw new AppError(400, 'name must be update or replace');
+          mode = parsed.data;
+        } else {
+          if (part.fieldname !== 'file') throw new AppError(400, `Unknown file field "${part.fieldname}"`);
+          return books.load(mode, part.file);
+        }
+      }
+      throw new AppError(400, 'No index file: send it in the field "file"');
+    },
+  );
+};

@@ -1,0 +1,113 @@
+import { type Kysely, sql } from 'kysely';
+import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
+import type { Database } from '../storage/schema.ts';
+import { type BookRow, type Catalogue, formatBit, fromRow, indexedText, toRow } from './catalogue.ts';
+
+const COLUMNS = 'id, title, author, identifier, publish_date, publisher, created, updated, comment, path, formats, format_mask';
+const EXPORT_PAGE = 1000;
+const BATCH = 1000;
+
+/** Each field is a weight class, so a query can be limited to fields and rank title above author above the rest. */
+const WEIGHT: Record<BookSearchField, string> = { title: 'A', author: 'B', comment: 'C', file_path: 'D' };
+/** ts_rank's weights, in the order D, C, B, A. */
+const RANK_WEIGHTS = '{0.05, 0.1, 0.4, 1.0}';
+const MAX_POSITION = 16383;
+
+/**
+ * The tsvector of a book, written as a literal rather than parsed by to_tsvector: the words are
+ * already normalised (letters and digits only), and PostgreSQL's parser would split them by the
+ * server's locale, differently from SQLite.
+ */
+function tsvectorLiteral(book: CatalogueBook): string {
+  const text = indexedText(book);
+  const parts: string[] = [];
+  let position = 0;
+  for (const field of ['title', 'author', 'comment', 'file_path'] as const) {
+    for (const word of text[field].split(' ')) {
+      if (word === '' || word.length > 200) continue;
+      position = Math.min(position + 1, MAX_POSITION);
+      parts.push(`'${word}':${position}${WEIGHT[field]}`);
+    }
+  }
+  return parts.join(' ');
+}
+
+function tsqueryLiteral(terms: string[], fields: BookSearchField[]): string {
+  const weights = fields.map((field) => WEIGHT[field]).join('');
+  return terms.map((term) => `'${term}':*${weights}`).join(' & ');
+}
+
+export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
+  return {
+    async search(query) {
+      const mask = formatBit(query.format);
+      const formatFilter = mask === 0 ? sql.raw('') : sql`and format_mask & ${mask} != 0`;
+      if (query.terms.length === 0) {
+        const total = await sql<{ n: number }>`select count(*) as n from books where true ${formatFilter}`.execute(db);
+        const page = await sql<BookRow>`
+          select ${sql.raw(COLUMNS)} from books where true ${formatFilter}
+          order by updated desc nulls last, seq limit ${query.size} offset ${query.from}`.execute(db);
+        return { total: Number(total.rows[0]?.n ?? 0), books: page.rows.map(fromRow) };
+      }
+      const tsquery = tsqueryLiteral(query.terms, query.fields);
+      const total = await sql<{ n: number }>`
+        select count(*) as n from books where search @@ ${tsquery}::tsquery ${formatFilter}`.execute(db);
+      const page = await sql<BookRow>`
+        select ${sql.raw(COLUMNS)} from books where search @@ ${tsquery}::tsquery ${formatFilter}
+        order by ts_rank(${RANK_WEIGHTS}::float4[], search, ${tsquery}::tsquery) desc, seq
+        limit ${query.size} offset ${query.from}`.execute(db);
+      return { total: Number(total.rows[0]?.n ?? 0), books: page.rows.map(fromRow) };
+    },
+
+    async get(id) {
+      const row = await sql<BookRow>`select ${sql.raw(COLUMNS)} from books where id = ${id}`.execute(db);
+      return row.rows[0] && fromRow(row.rows[0]);
+    },
+
+    async *all() {
+      for (let after = 0; ; ) {
+        const page = await sql<BookRow & { seq: number }>`
+          select seq, ${sql.raw(COLUMNS)} from books where seq > ${after} order by seq limit ${EXPORT_PAGE}`.execute(db);
+        for (const row of page.rows) yield fromRow(row);
+        if (page.rows.length < EXPORT_PAGE) return;
+        after = page.rows[page.rows.length - 1]!.seq;
+      }
+    },
+
+    /** One transaction: under MVCC, readers see the old catalogue until it commits. */
+    async load(mode, load) {
+      return db.transaction().execute(async (trx) => {
+        if (mode === 'replace') await sql`delete from books`.execute(trx);
+        // Keyed by id: one INSERT … ON CONFLICT may not touch the same row twice.
+        let batch = new Map<string, CatalogueBook>();
+        const flush = async () => {
+          if (batch.size === 0) return;
+          const books = [...batch.values()];
+          batch = new Map();
+          const rows = books.map(toRow);
+          const column = <K extends keyof typeof rows[number]>(key: K) => rows.map((row) => row[key]);
+          await sql`
+            insert into books (${sql.raw(COLUMNS)}, search)
+            select ${sql.raw(COLUMNS)}, search_text::tsvector from unnest(
+              ${column('id')}::text[], ${column('title')}::text[], ${column('author')}::text[],
+              ${column('identifier')}::text[], ${column('publish_date')}::text[], ${column('publisher')}::text[],
+              ${column('created')}::bigint[], ${column('updated')}::bigint[], ${column('comment')}::text[],
+              ${column('path')}::text[], ${column('formats')}::text[], ${column('format_mask')}::int[],
+              ${books.map(tsvectorLiteral)}::text[]
+            ) as u(${sql.raw(COLUMNS)}, search_text)
+            on conflict (id) do update set
+              title = excluded.title, author = excluded.author, identifier = excluded.identifier,
+              publish_date = excluded.publish_date, publisher = excluded.publisher, created = excluded.created,
+              updated = excluded.updated, comment = excluded.comment, path = excluded.path,
+              formats = excluded.formats, format_mask = excluded.format_mask, search = excluded.search`.execute(trx);
+        };
+        const result = await load(async (book) => {
+          batch.set(book.id, book);
+          if (batch.size >= BATCH) await flush();
+        });
+        await flush();
+        return result;
+      });
+    },
+  };
+}

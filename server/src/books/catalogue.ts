@@ -1,0 +1,98 @@
+import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
+import { BOOK_FORMATS } from '../../../contract/books.ts';
+import { htmlText, searchText } from './search-text.ts';
+
+/** One catalogue per installation, behind one interface with an implementation per database. */
+export interface Catalogue {
+  search(query: CatalogueQuery): Promise<{ total: number; books: CatalogueBook[] }>;
+  get(id: string): Promise<CatalogueBook | undefined>;
+  /** Every book, in catalogue order, a page at a time (for the export). */
+  all(): AsyncIterable<CatalogueBook>;
+  /**
+   * Runs `load` inside one transaction: readers see the old catalogue until it commits, and a
+   * load that throws changes nothing. `replace` empties the catalogue first.
+   */
+  load<T>(mode: 'update' | 'replace', load: (write: (book: CatalogueBook) => Promise<void>) => Promise<T>): Promise<T>;
+}
+
+export type CatalogueQuery = {
+  /** Normalised words, each matched as a prefix; empty lists by last update. */
+  terms: string[];
+  fields: BookSearchField[];
+  format: '' | (typeof BOOK_FORMATS)[number];
+  from: number;
+  size: number;
+};
+
+/** A book's formats as bits, so that the format filter is one integer test on either database. */
+export function formatMask(paths: string[]): number {
+  let mask = 0;
+  for (const file of paths) {
+    const extension = file.slice(file.lastIndexOf('.') + 1).toLowerCase();
+    const bit = BOOK_FORMATS.indexOf(extension as (typeof BOOK_FORMATS)[number]);
+    if (bit >= 0) mask |= 1 << bit;
+  }
+  return mask;
+}
+
+export const formatBit = (format: CatalogueQuery['format']) =>
+  format === '' ? 0 : 1 << BOOK_FORMATS.indexOf(format);
+
+/** The text each search field indexes, already reduced to plain words. */
+export function indexedText(book: CatalogueBook): Record<BookSearchField, string> {
+  return {
+    title: searchText(book.title),
+    author: searchText(book.author),
+    comment: book.comment ? searchText(htmlText(book.comment)) : '',
+    file_path: searchText(book.formats.length > 0 ? book.formats.join(' ') : book.path),
+  };
+}
+
+/** The row as stored: times as epoch milliseconds, formats as JSON. */
+export type BookRow = {
+  id: string;
+  title: string;
+  author: string;
+  identifier: string;
+  publish_date: string | null;
+  publisher: string;
+  created: number | null;
+  updated: number | null;
+  comment: string | null;
+  path: string;
+  formats: string;
+  format_mask: number;
+};
+
+export function toRow(book: CatalogueBook): BookRow {
+  return {
+    id: book.id,
+    title: book.title,
+    author: book.author,
+    identifier: book.identifier,
+    publish_date: book.publish_date,
+    publisher: book.publisher,
+    created: book.created === null ? null : Date.parse(book.created),
+    updated: book.updated === null ? null : Date.parse(book.updated),
+    comment: book.comment,
+    path: book.path,
+    formats: JSON.stringify(book.formats),
+    format_mask: formatMask(book.formats),
+  };
+}
+
+export function fromRow(row: BookRow): CatalogueBook {
+  return {
+    id: row.id,
+    title: row.title,
+    author: row.author,
+    identifier: row.identifier,
+    publish_date: row.publish_date,
+    publisher: row.publisher,
+    created: row.created === null ? null : new Date(Number(row.created)).toISOString(),
+    updated: row.updated === null ? null : new Date(Number(row.updated)).toISOString(),
+    comment: row.comment,
+    path: row.path,
+    formats: JSON.parse(row.formats) as string[],
+  };
+}

@@ -1,0 +1,50 @@
+import type { Readable } from 'node:stream';
+import { calibreDate, calibreTimestamp, chooseIdentifier, joinAuthors, mainPath } from './calibre-mapping.ts';
+import { jsonArrayElements } from './json-array-elements.ts';
+import { checked, type ParsedRecord } from './parsed-record.ts';
+
+/** One record of `calibredb list --for-machine --fields all`; keys are left out when empty. */
+type CalibreJsonBook = {
+  id?: number | string;
+  title?: string;
+  authors?: string | string[];
+  identifiers?: Record<string, string>;
+  pubdate?: string;
+  publisher?: string;
+  timestamp?: string;
+  last_modified?: string;
+  comments?: string;
+  formats?: string[];
+};
+
+export function fromCalibreJson(record: CalibreJsonBook) {
+  const formats = Array.isArray(record.formats) ? record.formats.filter((file) => typeof file === 'string') : [];
+  return {
+    id: record.id === undefined ? '' : String(record.id),
+    title: record.title ?? '',
+    author: joinAuthors(record.authors),
+    identifier: chooseIdentifier(Object.entries(record.identifiers ?? {})),
+    publish_date: calibreDate(record.pubdate),
+    publisher: record.publisher ?? '',
+    created: calibreTimestamp(record.timestamp),
+    updated: calibreTimestamp(record.last_modified),
+    comment: record.comments ?? null,
+    path: mainPath(formats),
+    formats,
+  };
+}
+
+export async function* parseCalibreJson(input: Readable): AsyncGenerator<ParsedRecord> {
+  for await (const { line, text } of jsonArrayElements(input)) {
+    let record: unknown;
+    try {
+      record = JSON.parse(text);
+    } catch (error) {
+      yield { line, error: `not valid JSON: ${(error as Error).message}` };
+      continue;
+    }
+    const book = fromCalibreJson(record as CalibreJsonBook);
+    if (!book.id) yield { line, error: 'id: the record has no id' };
+    else yield checked(line, book);
+  }
+}

@@ -1,0 +1,30 @@
+/** The rules that every Calibre export shares when it becomes a Book (DESIGN §4 Book). */
+
+/** Calibre's "no date": year 101, shown as an empty date in its interface. */
+export function calibreDate(value: string | null | undefined): string | null {
+  if (!value || value.startsWith('0101-01-01')) return null;
+  return value.slice(0, 10);
+}
+
+/** Calibre's timestamps, in any of its spellings (`2024-05-01T10:00:00+00:00`, `2024-05-01 10:00:00.123456+00:00`), as ISO. */
+export function calibreTimestamp(value: string | null | undefined): string | null {
+  if (!value || value.startsWith('0101-01-01')) return null;
+  const time = Date.parse(value.trim().replace(' ', 'T').replace(/(\.\d{3})\d+/, '$1'));
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}
+
+/** ISBN first, else the first identifier, as `type:value`. */
+export function chooseIdentifier(identifiers: Array<[type: string, value: string]>): string {
+  const usable = identifiers.filter(([type, value]) => type && value);
+  const isbn = usable.find(([type]) => type.toLowerCase() === 'isbn');
+  const [type, value] = isbn ?? usable[0] ?? ['', ''];
+  return type ? `${type}:${value}` : '';
+}
+
+/** The main file: the epub when there is one, else the first. */
+export function mainPath(formats: string[]): string {
+  return formats.find((file) => file.toLowerCase().endsWith('.epub')) ?? formats[0] ?? '';
+}
+
+export const joinAuthors = (authors: string[] | string | undefined): string =>
+  Array.isArray(authors) ? authors.join(' & ') : (authors ?? '');

@@ -1,0 +1,95 @@
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { SaxesParser } from 'saxes';
+import { calibreDate, calibreTimestamp, chooseIdentifier, mainPath } from './calibre-mapping.ts';
+import { checked, type ParsedRecord, unreadable } from './parsed-record.ts';
+
+/** The fields of one `<record>` of `calibredb catalog books.xml`; it has no last-modified time. */
+type XmlRecord = {
+  line: number;
+  fields: Map<string, string>;
+  authors: string[];
+  formats: string[];
+};
+
+function identifiers(value: string | undefined): Array<[string, string]> {
+  return (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const colon = part.indexOf(':');
+      return colon < 0 ? ['', part] : [part.slice(0, colon), part.slice(colon + 1)];
+    });
+}
+
+function toBook(record: XmlRecord) {
+  const field = (name: string) => record.fields.get(name)?.trim() ?? '';
+  return {
+    id: field('id'),
+    title: field('title'),
+    author: record.authors.join(' & '),
+    identifier: chooseIdentifier(identifiers(field('identifiers'))),
+    publish_date: calibreDate(field('pubdate')),
+    publisher: field('publisher'),
+    created: calibreTimestamp(field('timestamp')),
+    updated: null,
+    comment: field('comments') || null,
+    path: mainPath(record.formats),
+    formats: record.formats,
+  };
+}
+
+export async function* parseCalibreXml(input: Readable): AsyncGenerator<ParsedRecord> {
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  const ready: ParsedRecord[] = [];
+  const path: string[] = [];
+  let record: XmlRecord | null = null;
+  let text = '';
+  let sawRoot = false;
+
+  parser.on('opentag', (tag) => {
+    if (path.length === 0) {
+      if (tag.name !== 'calibredb') throw unreadable('the XML is not a Calibre catalogue (no <calibredb> root)');
+      sawRoot = true;
+    }
+    path.push(tag.name);
+    text = '';
+    if (path.length === 2 && tag.name === 'record') {
+      record = { line: parser.line, fields: new Map(), authors: [], formats: [] };
+    }
+  });
+  parser.on('text', (chunk) => {
+    text += chunk;
+  });
+  parser.on('cdata', (chunk) => {
+    text += chunk;
+  });
+  parser.on('closetag', (tag) => {
+    path.pop();
+    if (record === null) return;
+    if (tag.name === 'record' && path.length === 1) {
+      const book = toBook(record);
+      ready.push(book.id ? checked(record.line, book) : { line: record.line, error: 'id: the record has no id' });
+      record = null;
+    } else if (tag.name === 'author' && path.at(-1) === 'authors') record.authors.push(text.trim());
+    else if (tag.name === 'format' && path.at(-1) === 'formats') record.formats.push(text.trim());
+    else if (path.length === 2) record.fields.set(tag.name, text);
+    text = '';
+  });
+
+  try {
+    const decoder = new StringDecoder('utf8');
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      parser.write(decoder.write(chunk));
+      yield* ready.splice(0);
+    }
+    parser.write(decoder.end());
+    parser.close();
+  } catch (error) {
+    if (error instanceof Error && /^\d+:\d+: /.test(error.message)) throw unreadable(`bad XML at ${error.message}`);
+    throw error;
+  }
+  yield* ready.splice(0);
+  if (!sawRoot) throw unreadable('the XML is not a Calibre catalogue (no <calibredb> root)');
+}

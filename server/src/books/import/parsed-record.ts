@@ -1,0 +1,16 @@
+import { CatalogueBook } from '../../../../contract/books.ts';
+import { AppError } from '../../errors.ts';
+
+/** What a parser yields for each record of a file: a book, or why that record was skipped. */
+export type ParsedRecord = { line: number; book: CatalogueBook } | { line: number; error: string };
+
+/** The file as a whole cannot be read: a 400, and the catalogue stays as it was. */
+export const unreadable = (why: string) => new AppError(400, `The index file cannot be read: ${why}`);
+
+/** Checks a mapped book against the contract; a bad record is reported, not fatal. */
+export function checked(line: number, book: CatalogueBook): ParsedRecord {
+  const parsed = CatalogueBook.safeParse(book);
+  if (parsed.success) return { line, book: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { line, error: `${issue?.path.join('.') || 'book'}: ${issue?.message ?? 'invalid'}` };
+}
