@@ -64,7 +64,9 @@ export const BookQuery = z.strictObject({
     .min(1, 'must be at least 1')
     .max(MAX_BOOK_PAGE_SIZE, `must be at most ${MAX_BOOK_PAGE_SIZE}`)
     .default(10),
-  format: z.union([z.literal(''), z.enum(BOOK_FORMATS, { error: `must be empty or one of ${BOOK_FORMATS.join(', ')}` })]).default(''),
+  format: z
+    .enum(['', ...BOOK_FORMATS], { error: `must be empty or one of ${BOOK_FORMATS.join(', ')}` })
+    .default(''),
   includeComment: booleanString.default(false),
 });
 export type BookQuery = z.infer<typeof BookQuery>;

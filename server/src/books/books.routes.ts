@@ -9,6 +9,18 @@ import type { AccessTokens } from '../auth/tokens.ts';
 import { requireReader } from './require-reader.ts';
 import type { BooksService } from './books.service.ts';
 
+/**
+ * The multipart limit cuts an oversize file short and marks it truncated; this turns the cut
+ * into a 413 before a parser can take the short file for a corrupt one.
+ */
+function failWhenTruncated(file: Readable & { truncated: boolean }, maxUploadMb: number): Readable {
+  async function* guarded() {
+    for await (const chunk of file) yield chunk as Buffer;
+    if (file.truncated) throw new AppError(413, `The index file is larger than MAX_UPLOAD_MB (${maxUploadMb} MB)`);
+  }
+  return Readable.from(guarded(), { objectMode: false });
+}
+
 type Options = { books: BooksService; tokens: AccessTokens; apiKey: string | undefined; maxUploadMb: number };
 
 export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, tokens, apiKey, maxUploadMb }) => {
@@ -92,7 +104,7 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, tok
           mode = parsed.data;
         } else {
           if (part.fieldname !== 'file') throw new AppError(400, `Unknown file field "${part.fieldname}"`);
-          return books.load(mode, part.file);
+          return books.load(mode, failWhenTruncated(part.file, maxUploadMb));
         }
       }
       throw new AppError(400, 'No index file: send it in the field "file"');

@@ -1,16 +1,25 @@
 /** The rules that every Calibre export shares when it becomes a Book (DESIGN §4 Book). */
 
-/** Calibre's "no date": year 101, shown as an empty date in its interface. */
+/**
+ * Calibre's "no date" is the year 101 (UNDEFINED_DATE). The CSV and XML catalogues write dates in
+ * the exporting machine's zone ("1990-05-09T20:00:00-04:00" for 10 May), so the day is taken in UTC.
+ */
 export function calibreDate(value: string | null | undefined): string | null {
-  if (!value || value.startsWith('0101-01-01')) return null;
-  return value.slice(0, 10);
+  const time = calibreTime(value);
+  return time === null ? null : new Date(time).toISOString().slice(0, 10);
 }
 
 /** Calibre's timestamps, in any of its spellings (`2024-05-01T10:00:00+00:00`, `2024-05-01 10:00:00.123456+00:00`), as ISO. */
 export function calibreTimestamp(value: string | null | undefined): string | null {
-  if (!value || value.startsWith('0101-01-01')) return null;
+  const time = calibreTime(value);
+  return time === null ? null : new Date(time).toISOString();
+}
+
+function calibreTime(value: string | null | undefined): number | null {
+  if (!value) return null;
   const time = Date.parse(value.trim().replace(' ', 'T').replace(/(\.\d{3})\d+/, '$1'));
-  return Number.isNaN(time) ? null : new Date(time).toISOString();
+  if (Number.isNaN(time) || new Date(time).getUTCFullYear() <= 101) return null;
+  return time;
 }
 
 /** ISBN first, else the first identifier, as `type:value`. */

@@ -43,7 +43,8 @@ export function* parseCalibreMetadataDb(file: string): Generator<ParsedRecord> {
       yield checked(line, {
         id: String(book.id),
         title: book.title ?? '',
-        author: (authors.all(book.id) as Array<{ name: string }>).map((author) => author.name).join(' & '),
+        // Calibre stores a comma in an author's name as '|'.
+        author: (authors.all(book.id) as Array<{ name: string }>).map((author) => author.name.replaceAll('|', ',')).join(' & '),
         identifier: chooseIdentifier(
           (identifiers.all(book.id) as Array<{ type: string; val: string }>).map((identifier) => [identifier.type, identifier.val]),
         ),

@@ -1,0 +1,348 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Book, BookResults, IndexUploadReply } from '../../../contract/books.ts';
+import { ErrorReply } from '../../../contract/errors.ts';
+import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+
+const FIXTURES = path.join(import.meta.dirname, 'fixtures/calibre');
+const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
+const API_KEY = 'a-shared-key-for-readers';
+
+/** A multipart body as a browser's FormData sends it. */
+function multipart(fields: Array<[name: string, value: string | Buffer, filename?: string]>) {
+  const boundary = `----organiser${Math.random().toString(16).slice(2)}`;
+  const parts = fields.map(([name, value, filename]) =>
+    Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}\r\n` +
+          (filename ? 'Content-Type: application/octet-stream\r\n' : '') +
+          '\r\n',
+      ),
+      Buffer.isBuffer(value) ? value : Buffer.from(value),
+      Buffer.from('\r\n'),
+    ]),
+  );
+  return {
+    payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+describe.each(testDialects)('books on %s', (dialect) => {
+  let t: TestApp;
+  let admin: string;
+  let reader: string;
+
+  // One app for the file; every test starts from an empty catalogue.
+  beforeAll(async () => {
+    const database = await createTestDatabase(dialect);
+    t = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true', BOOKS_API_KEY: API_KEY, MAX_UPLOAD_MB: '1' } });
+    admin = (await registerUser(t.app)).idToken;
+    reader = (await registerUser(t.app)).idToken;
+    return async () => {
+      await t.close();
+      await database.drop();
+    };
+  });
+  beforeEach(async () => {
+    expect((await upload(Buffer.from('[]'), 'replace')).json()).toMatchObject({ total_count: 0 });
+  });
+
+  const upload = (file: Buffer, mode = 'update', token = admin) => {
+    const body = multipart([['name', mode], ['file', file, 'index']]);
+    return t.app.inject({ method: 'POST', url: '/api/books/index', ...body, headers: { ...body.headers, ...bearer(token) } });
+  };
+  const load = async (name: string, mode = 'update') => {
+    const response = await upload(fixture(name), mode);
+    expect(response.statusCode, response.body).toBe(200);
+    return IndexUploadReply.parse(response.json());
+  };
+  const search = async (query: Record<string, string | number | boolean>, token = reader) => {
+    const response = await t.app.inject({
+      url: '/api/books',
+      query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+      headers: bearer(token),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return BookResults.parse(response.json());
+  };
+  const titles = (result: { books: Book[] }) => result.books.map((book) => book.title);
+  const getBook = async (id: string) => {
+    const response = await t.app.inject({ url: `/api/books/${id}`, headers: bearer(reader) });
+    return response;
+  };
+
+  describe('import', () => {
+    it.each(['library.json', 'books.xml', 'books.csv', 'metadata.db'])('reads Calibre’s %s, told by its content', async (name) => {
+      expect(await load(name, 'replace')).toEqual({ total_count: 15, error_count: 0, errors: [] });
+      const book = (await getBook('1')).json();
+      expect(book).toMatchObject({
+        id: '1',
+        title: 'Les Misérables',
+        author: 'Victor Hugo',
+        identifier: 'isbn:9782070409228',
+        publish_date: '1862-04-03',
+        publisher: 'Gallimard',
+      });
+      expect(book.created).toMatch(/^2\d{3}-\d\d-\d\dT/);
+      expect(book.formats).toHaveLength(3);
+      const multi = (await getBook('3')).json();
+      expect(multi.author).toBe('Terry Pratchett & Ian Stewart & Jack Cohen');
+      expect((await getBook('12')).json().publish_date).toBeNull();
+      expect((await getBook('7')).json().identifier).toBe('goodreads:1002281');
+      expect((await getBook('14')).json()).toMatchObject({ identifier: '', author: 'Martin Luther King, Jr.' });
+      expect((await getBook('15')).json()).toMatchObject({ path: '', formats: [] });
+    });
+
+    it('keeps full paths, HTML comments and last-modified from the JSON, the epub as the main path', async () => {
+      await load('library.json');
+      const book = (await getBook('1')).json();
+      expect(book.path).toMatch(/Les Miserables - Victor Hugo\.epub$/);
+      expect(book.formats.map((file: string) => file.split('.').pop())).toEqual(['epub', 'mobi', 'pdf']);
+      expect(book.comment).toContain('<b>Victor Hugo</b>');
+      expect(book.updated).toMatch(/^2\d{3}-/);
+      const pdfOnly = (await getBook('5')).json();
+      expect(pdfOnly.path).toMatch(/\.pdf$/);
+    });
+
+    it('keeps what the CSV has: format extensions, plain-text comments, no last-modified', async () => {
+      await load('books.csv');
+      const book = (await getBook('1')).json();
+      expect(book).toMatchObject({ path: 'epub', formats: ['epub', 'mobi', 'pdf'], updated: null });
+      expect(book.comment).not.toContain('<b>');
+      expect(book.comment).toContain('Victor Hugo');
+    });
+
+    it('builds metadata.db paths as <book path>/<file name>.<format>', async () => {
+      await load('metadata.db');
+      expect((await getBook('1')).json().path).toBe('Victor Hugo/Les Miserables (1)/Les Miserables - Victor Hugo.epub');
+    });
+
+    it('upserts with update and swaps everything with replace', async () => {
+      await load('library.json');
+      expect(await load('library-updated.json')).toMatchObject({ error_count: 0 });
+      expect((await getBook('2')).json().title).toMatch(/^Good Omens: The Nice and Accurate Prophecies/);
+      expect((await getBook('16')).statusCode).toBe(200);
+      expect((await getBook('11')).statusCode).toBe(200);
+      expect((await search({ keys: '' })).total).toBe(16);
+      await load('library-updated.json', 'replace');
+      expect((await getBook('11')).statusCode).toBe(404);
+      expect((await search({ keys: '' })).total).toBe(15);
+      expect((await search({ keys: 'prozess,kafka', fields: 'title,author' })).total).toBe(0);
+    });
+
+    it('round-trips through its own JSON Lines export', async () => {
+      await load('library.json');
+      const exported = await t.app.inject({ url: '/api/books/export', headers: bearer(reader) });
+      expect(exported.statusCode).toBe(200);
+      expect(exported.headers['content-type']).toMatch(/ndjson/);
+      const lines = exported.body.trim().split('\n');
+      expect(lines).toHaveLength(15);
+      const before = await search({ keys: '', size: 100, includeComment: true });
+      expect(await load('library.json', 'replace')).toMatchObject({ total_count: 15 });
+      const response = await upload(Buffer.from(exported.body), 'replace');
+      expect(IndexUploadReply.parse(response.json())).toEqual({ total_count: 15, error_count: 0, errors: [] });
+      expect(await search({ keys: '', size: 100, includeComment: true })).toEqual(before);
+    });
+
+    it('reports bad records by line and loads the rest', async () => {
+      const file = Buffer.from(
+        '[\n  {"id": 1, "title": "Good"},\n  {"title": "No id"},\n  {"id": 3, "title": "Bad formats", "formats": "x"},\n' +
+          `  {"id": 4, "title": "${'x'.repeat(2001)}"}\n]\n`,
+      );
+      const reply = IndexUploadReply.parse((await upload(file)).json());
+      expect(reply.total_count).toBe(4);
+      expect(reply.error_count).toBe(2);
+      expect(reply.errors.map((error) => error.line)).toEqual([3, 5]);
+      expect(reply.errors[0]?.message).toMatch(/id/);
+      expect(reply.errors[1]?.message).toMatch(/^title: /);
+      expect((await search({ keys: '' })).total).toBe(2);
+    });
+
+    it.each([
+      ['a truncated JSON list', '[\n  {"id": 1, "title": "One"},\n  {"id": 2, "title": "Tw'],
+      ['an unclosed JSON list', '[\n  {"id": 1, "title": "One"}\n'],
+      ['text after the list', '[{"id": 1, "title": "One"}] trailing'],
+      ['an empty file', ''],
+      ['a CSV without the Calibre columns', 'name,size\nx,1\n'],
+      ['a CSV with a broken quote', 'id,title,authors\n1,"One,Someone\n'],
+      ['XML that is not a catalogue', '<html><body>hi</body></html>'],
+      ['broken XML', '<calibredb><record><id>1</id><title>One</title></record>'],
+      ['binary noise', Buffer.from([0, 1, 2, 3, 255, 254, 0, 7])],
+      ['a SQLite file that is not a Calibre library', 'SQLite format 3\0' + 'x'.repeat(200)],
+    ])('answers %s with a 400 and changes nothing', async (_, content) => {
+      await load('library.json');
+      const before = await search({ keys: '', size: 100 });
+      const response = await upload(Buffer.isBuffer(content) ? content : Buffer.from(content), 'replace');
+      expect(response.statusCode).toBe(400);
+      expect(ErrorReply.parse(response.json()).message).toMatch(/^The index file cannot be read: /);
+      expect(await search({ keys: '', size: 100 })).toEqual(before);
+    });
+
+    it('refuses an upload over MAX_UPLOAD_MB with a 413, changing nothing', async () => {
+      await load('library.json');
+      const record = (id: number) => JSON.stringify({ id, title: `Book ${id}`, comments: 'x'.repeat(1000) });
+      const big = Buffer.from(`[${Array.from({ length: 1200 }, (_, i) => record(100 + i)).join(',\n')}]`);
+      const response = await upload(big, 'replace');
+      expect(response.statusCode).toBe(413);
+      expect((await search({ keys: '' })).total).toBe(15);
+    });
+
+    it('lets only admins upload', async () => {
+      expect((await upload(fixture('library.json'), 'update', reader)).statusCode).toBe(403);
+      const withKey = multipart([['name', 'update'], ['file', fixture('library.json'), 'index']]);
+      const keyed = await t.app.inject({
+        method: 'POST',
+        url: '/api/books/index',
+        ...withKey,
+        headers: { ...withKey.headers, 'x-api-key': API_KEY },
+      });
+      expect(keyed.statusCode).toBe(403);
+      expect((await search({ keys: '' })).total).toBe(0);
+    });
+
+    it('refuses a bad mode and a missing file', async () => {
+      expect((await upload(fixture('library.json'), 'merge')).statusCode).toBe(400);
+      const noFile = multipart([['name', 'update']]);
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/books/index',
+        ...noFile,
+        headers: { ...noFile.headers, ...bearer(admin) },
+      });
+      expect(response.statusCode).toBe(400);
+    });
+  });
+
+  describe('search', () => {
+    beforeEach(async () => {
+      await load('library.json');
+    });
+
+    it('ignores accents and case, and matches prefixes', async () => {
+      expect(titles(await search({ keys: 'miserables' }))).toEqual(['Les Misérables']);
+      expect(titles(await search({ keys: 'MISÉR' }))).toEqual(['Les Misérables']);
+      expect(titles(await search({ keys: 'fraulein' }))).toEqual(['Fräulein Else']);
+      expect(titles(await search({ keys: 'война' }))).toEqual(['Война и мир']);
+      expect(titles(await search({ keys: 'ιλιαδα' }))).toEqual(['Ομήρου Ιλιάδα']);
+    });
+
+    it('ANDs the words, each in any chosen field', async () => {
+      expect(titles(await search({ keys: 'good,omens' }))).toEqual(['Good Omens']);
+      expect(titles(await search({ keys: 'good,gaiman', fields: 'title,author' }))).toEqual(['Good Omens']);
+      expect((await search({ keys: 'good,gaiman', fields: 'title' })).total).toBe(0);
+    });
+
+    it('searches only the chosen fields', async () => {
+      expect((await search({ keys: 'pratchett' })).total).toBe(0);
+      expect(titles(await search({ keys: 'pratchett', fields: 'author' })).sort()).toEqual(['Good Omens', 'The Science of Discworld']);
+      expect(titles(await search({ keys: 'valjean', fields: 'comment' }))).toEqual(['Les Misérables']);
+      expect(titles(await search({ keys: 'miserables,mobi', fields: 'file_path' }))).toEqual(['Les Misérables']);
+    });
+
+    it('ranks a title match above an author or comment match', async () => {
+      const result = await search({ keys: 'hugo', fields: 'title,author,comment' });
+      expect(result.total).toBeGreaterThan(0);
+      expect(titles(await search({ keys: 'tristesse', fields: 'title,comment' }))[0]).toBe('Bonjour tristesse');
+    });
+
+    it('filters by format', async () => {
+      const chm = await search({ keys: '', format: 'chm' });
+      expect(titles(chm)).toEqual(['Cien años de soledad']);
+      const azw3 = await search({ keys: '', format: 'azw3', size: 100 });
+      expect(titles(azw3).sort()).toEqual(['Good Omens', 'Über die Freiheit', 'Война и мир'].sort());
+      expect((await search({ keys: 'omens', format: 'pdf' })).total).toBe(0);
+    });
+
+    it('lists by last update when there are no keys, paging with index = from + position', async () => {
+      const all = await search({ keys: '', size: 100 });
+      expect(all.total).toBe(15);
+      const updated = all.books.map((book) => book.updated ?? '');
+      expect(updated).toEqual([...updated].sort().reverse());
+      const page = await search({ keys: '', from: 10, size: 3 });
+      expect(page.total).toBe(15);
+      expect(page.books.map((book) => book.index)).toEqual([10, 11, 12]);
+      expect(page.books.map((book) => book.id)).toEqual(all.books.slice(10, 13).map((book) => book.id));
+    });
+
+    it('leaves comments out unless includeComment=true', async () => {
+      expect((await search({ keys: 'miserables' })).books[0]).not.toHaveProperty('comment');
+      expect((await search({ keys: 'miserables', includeComment: true })).books[0]?.comment).toContain('Valjean');
+    });
+
+    it.each([
+      '"', '""', "'", '*', '-', '-miserables', 'NEAR', 'AND', 'OR', 'NOT', '(', ')', '(miserables', ':', 'title:miserables',
+      '^', '{title}', 'c++', '"quotes" & (parens)', 'near(a b)', '\\', '%', '%23', '#', '\u0000', '😀', ' , , ',
+    ])('takes %j literally, never failing', async (keys) => {
+      const result = await search({ keys, fields: 'title,author,comment,file_path' });
+      expect(result.total).toBeGreaterThanOrEqual(0);
+    });
+
+    it('finds the title full of syntax characters by its words', async () => {
+      expect(titles(await search({ keys: 'c++,"quotes",(parens),near,and,or' }))).toEqual([
+        'C++: "Quotes" & (Parens) - NEAR AND OR *',
+      ]);
+    });
+
+    it.each([
+      [{ size: 101 }, /^querystring size: must be at most 100$/],
+      [{ size: 0 }, /size: must be at least 1/],
+      [{ size: 'ten' }, /size: must be a number/],
+      [{ from: -1 }, /from: must be 0 or more/],
+      [{ from: 1.5 }, /from: must be a whole number/],
+      [{ format: 'docx' }, /format: must be empty or one of/],
+      [{ fields: 'title,isbn' }, /fields/],
+      [{ includeComment: 'yes' }, /includeComment: must be true or false/],
+      [{ sort: 'title' }, /Unrecognized key: "sort"/],
+    ])('answers %j with a 400', async (query, message) => {
+      const response = await t.app.inject({
+        url: '/api/books',
+        query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+        headers: bearer(reader),
+      });
+      expect(response.statusCode).toBe(400);
+      expect(ErrorReply.parse(response.json()).message).toMatch(message);
+    });
+
+    it('answers an unknown id with a 404', async () => {
+      expect((await getBook('999')).statusCode).toBe(404);
+    });
+
+    it('is readable with X-API-Key, and by nobody else', async () => {
+      const keyed = await t.app.inject({ url: '/api/books?keys=omens', headers: { 'x-api-key': API_KEY } });
+      expect(keyed.statusCode).toBe(200);
+      expect(keyed.json().total).toBe(1);
+      for (const headers of [{}, { 'x-api-key': 'a-wrong-key-for-readers' }, { authorization: 'Bearer nope' }]) {
+        expect((await t.app.inject({ url: '/api/books?keys=omens', headers })).statusCode).toBe(401);
+      }
+    });
+  });
+
+  it('shows readers the whole old catalogue until a replace commits', async () => {
+    await load('library.json');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const records = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ id: 1000 + i, title: `New ${i}` }));
+    async function* slowFile() {
+      yield Buffer.from(`[${records.slice(0, 2000).join(',')},`);
+      await gate;
+      yield Buffer.from(`${records.slice(2000).join(',')}]`);
+    }
+    const { Readable } = await import('node:stream');
+    const { createBooksService } = await import('./books.service.ts');
+    const { createSqliteCatalogue } = await import('./catalogue.sqlite.ts');
+    const { createPostgresCatalogue } = await import('./catalogue.postgres.ts');
+    const catalogue = t.storage.sqliteFile
+      ? createSqliteCatalogue(t.storage.db, t.storage.sqliteFile)
+      : createPostgresCatalogue(t.storage.db);
+    const service = createBooksService({ catalogue, tmpDir: path.join(path.dirname(t.storage.sqliteFile ?? '/tmp/x'), 'tmp') });
+    const loading = service.load('replace', Readable.from(slowFile()));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await search({ keys: '' })).total).toBe(15);
+    expect((await search({ keys: 'miserables' })).total).toBe(1);
+    release();
+    expect(await loading).toMatchObject({ total_count: 3000, error_count: 0 });
+    expect((await search({ keys: '' })).total).toBe(3000);
+  });
+});
