@@ -17,11 +17,14 @@ async function freePort(): Promise<number> {
   });
 }
 
-export type RunningServer = { baseUrl: string; dataDir: string; logs(): string; stop(): Promise<void> };
+export type RunningServer = { baseUrl: string; dataDir: string; pid: number; logs(): string; stop(): Promise<void> };
 
 /** The real server, as `npm start` runs it, on a free port and a temporary data dir. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  if (!fs.existsSync(path.join(root, 'web/dist/index.html'))) {
+export async function startServer(
+  env: Record<string, string> = {},
+  { needsWebClient = true }: { needsWebClient?: boolean } = {},
+): Promise<RunningServer> {
+  if (needsWebClient && !fs.existsSync(path.join(root, 'web/dist/index.html'))) {
     throw new Error('web/dist is missing: run `npm run build` before the end-to-end tests');
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'organiser-e2e-'));
@@ -49,6 +52,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return {
     baseUrl,
     dataDir,
+    pid: child.pid!,
     logs: () => output,
     async stop() {
       if (child.exitCode === null) {

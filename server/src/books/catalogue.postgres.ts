@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
 import type { Database } from '../storage/schema.ts';
+import { searchWords } from './search-text.ts';
 import { type BookRow, type Catalogue, formatBit, fromRow, indexedText, toRow } from './catalogue.ts';
 
 const COLUMNS = 'id, title, author, identifier, publish_date, publisher, created, updated, comment, path, formats, format_mask';
@@ -23,8 +24,8 @@ function tsvectorLiteral(book: CatalogueBook): string {
   const parts: string[] = [];
   let position = 0;
   for (const field of ['title', 'author', 'comment', 'file_path'] as const) {
-    for (const word of text[field].split(' ')) {
-      if (word === '' || word.length > 200) continue;
+    for (const word of searchWords(text[field])) {
+      if (word.length > 200) continue;
       position = Math.min(position + 1, MAX_POSITION);
       parts.push(`'${word}':${position}${WEIGHT[field]}`);
     }

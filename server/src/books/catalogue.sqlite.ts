@@ -2,16 +2,18 @@ import { DatabaseSync } from 'node:sqlite';
 import { type Kysely, sql } from 'kysely';
 import type { CatalogueBook } from '../../../contract/books.ts';
 import type { Database } from '../storage/schema.ts';
+import { foldDiacritics } from './search-text.ts';
 import { type BookRow, type Catalogue, type CatalogueQuery, formatBit, fromRow, indexedText, toRow } from './catalogue.ts';
 
 const COLUMNS = 'id, title, author, identifier, publish_date, publisher, created, updated, comment, path, formats, format_mask';
 const EXPORT_PAGE = 1000;
 
 /** BM25 weights in column order (title, author, comment, file_path): title above author above the rest. */
-const RANK = sql.raw('bm25(books_fts, 10.0, 4.0, 1.0, 1.0)');
+export const RANK_SQL = 'bm25(books_fts, 10.0, 4.0, 1.0, 1.0)';
+const RANK = sql.raw(RANK_SQL);
 
 /** FTS5 query text: every term a prefix, within the chosen columns. Terms are letters and digits only. */
-function matchExpression(query: CatalogueQuery): string {
+export function matchExpression(query: Pick<CatalogueQuery, 'terms' | 'fields'>): string {
   const columns = query.fields.length === 4 ? '' : `{${query.fields.join(' ')}} : `;
   return query.terms.map((term) => `${columns}"${term}"*`).join(' AND ');
 }
@@ -61,9 +63,13 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catal
     async load(mode, load) {
       const writer = new DatabaseSync(file);
       writer.exec('PRAGMA busy_timeout = 10000');
+      // A larger page cache keeps the word index's pages in memory through a long import.
+      writer.exec('PRAGMA cache_size = -65536');
       const statements = {
         find: writer.prepare('select seq from books where id = ?'),
-        insert: writer.prepare(`insert into books (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        insert: writer.prepare(
+          `insert into books (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
+        ),
         update: writer.prepare(
           `update books set title = ?, author = ?, identifier = ?, publish_date = ?, publisher = ?, created = ?,
            updated = ?, comment = ?, path = ?, formats = ?, format_mask = ? where seq = ?`,
@@ -73,21 +79,19 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catal
       };
       const write = async (book: CatalogueBook) => {
         const r = toRow(book);
-        const existing = statements.find.get(r.id) as { seq: number } | undefined;
-        let seq: number;
-        if (existing) {
-          seq = existing.seq;
+        // Most books are new (all of them in a replace): try the insert first, look up only on a clash.
+        const inserted = statements.insert.run(r.id, r.title, r.author, r.identifier, r.publish_date, r.publisher,
+          r.created, r.updated, r.comment, r.path, r.formats, r.format_mask);
+        let seq = Number(inserted.lastInsertRowid);
+        if (inserted.changes === 0) {
+          seq = (statements.find.get(r.id) as { seq: number }).seq;
           statements.update.run(r.title, r.author, r.identifier, r.publish_date, r.publisher, r.created, r.updated,
             r.comment, r.path, r.formats, r.format_mask, seq);
           statements.unindex.run(seq);
-        } else {
-          seq = Number(
-            statements.insert.run(r.id, r.title, r.author, r.identifier, r.publish_date, r.publisher, r.created,
-              r.updated, r.comment, r.path, r.formats, r.format_mask).lastInsertRowid,
-          );
         }
         const text = indexedText(book);
-        statements.index.run(seq, text.title, text.author, text.comment, text.file_path);
+        statements.index.run(seq, foldDiacritics(text.title), foldDiacritics(text.author), foldDiacritics(text.comment),
+          foldDiacritics(text.file_path));
       };
       try {
         writer.exec('BEGIN IMMEDIATE');

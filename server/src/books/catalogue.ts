@@ -1,6 +1,6 @@
 import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
 import { BOOK_FORMATS } from '../../../contract/books.ts';
-import { htmlText, searchText } from './search-text.ts';
+import { htmlText } from './search-text.ts';
 
 /** One catalogue per installation, behind one interface with an implementation per database. */
 export interface Catalogue {
@@ -38,13 +38,16 @@ export function formatMask(paths: string[]): number {
 export const formatBit = (format: CatalogueQuery['format']) =>
   format === '' ? 0 : 1 << BOOK_FORMATS.indexOf(format);
 
-/** The text each search field indexes, already reduced to plain words. */
+/**
+ * The text each search field indexes: the comment without its markup, every file path of the
+ * book. Each engine then reduces it to words (see search-text.ts).
+ */
 export function indexedText(book: CatalogueBook): Record<BookSearchField, string> {
   return {
-    title: searchText(book.title),
-    author: searchText(book.author),
-    comment: book.comment ? searchText(htmlText(book.comment)) : '',
-    file_path: searchText(book.formats.length > 0 ? book.formats.join(' ') : book.path),
+    title: book.title,
+    author: book.author,
+    comment: book.comment ? htmlText(book.comment) : '',
+    file_path: book.formats.length > 0 ? book.formats.join(' ') : book.path,
   };
 }
 

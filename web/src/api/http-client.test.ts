@@ -64,6 +64,9 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (route === 'PUT /api/echo') {
     return reply(res, 200, { contentType: req.headers['content-type'], body: JSON.parse(await readBody(req)) });
   }
+  if (route === 'POST /api/upload') {
+    return reply(res, 200, { contentType: req.headers['content-type'], body: await readBody(req) });
+  }
   refuse(res, 404, 'Not found');
 }
 
@@ -225,5 +228,22 @@ describe('the API client', () => {
     await expect(
       client.json('/api/echo', Echo, { method: 'PUT', body: { timezone: 'Europe/Paris' } }),
     ).resolves.toEqual({ contentType: 'application/json', body: { timezone: 'Europe/Paris' } });
+  });
+
+  it('sends a FormData as multipart, leaving its content type with the boundary to fetch', async () => {
+    const client = createHttpClient({ session: new RecordingSession('token-1'), origin });
+    const Echo = z.object({ contentType: z.string(), body: z.string() });
+    const form = new FormData();
+    form.append('name', 'update');
+    form.append('file', new Blob(['{"id": "1"}'], { type: 'application/json' }), 'library.json');
+
+    const echoed = await client.json('/api/upload', Echo, { method: 'POST', body: form });
+
+    const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(echoed.contentType)?.[1];
+    expect(boundary).toBeDefined();
+    expect(echoed.body).toContain(`--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nupdate\r\n`);
+    expect(echoed.body).toContain(
+      'name="file"; filename="library.json"\r\nContent-Type: application/json\r\n\r\n{"id": "1"}\r\n',
+    );
   });
 });

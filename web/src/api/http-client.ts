@@ -11,7 +11,7 @@ export interface Session {
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** Sent as JSON. */
+  /** Sent as JSON; a FormData as multipart/form-data. */
   body?: unknown;
   signal?: AbortSignal;
   /** Sign-in calls carry no bearer token, and their 401 means wrong credentials rather than an expired token. */
@@ -41,12 +41,11 @@ export function createHttpClient({ session, origin = '' }: HttpClientOptions): H
   async function send(path: string, options: RequestOptions, token: string | null): Promise<Response> {
     const headers = new Headers();
     if (token !== null) headers.set('authorization', `Bearer ${token}`);
-    if (options.body !== undefined) headers.set('content-type', 'application/json');
     try {
       return await fetch(origin + path, {
         method: options.method ?? 'GET',
         headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body: requestBody(options.body, headers),
         credentials: 'same-origin',
         signal: options.signal,
       });
@@ -107,6 +106,13 @@ export function createHttpClient({ session, origin = '' }: HttpClientOptions): H
     },
     stream: (path, options = {}) => succeeded(path, options),
   };
+}
+
+/** fetch sets a FormData's content type itself, with the boundary that only it knows. */
+function requestBody(body: unknown, headers: Headers): BodyInit | undefined {
+  if (body === undefined || body instanceof FormData) return body;
+  headers.set('content-type', 'application/json');
+  return JSON.stringify(body);
 }
 
 async function parseReply<S extends z.ZodType>(reply: Response, schema: S, call: string): Promise<z.output<S>> {

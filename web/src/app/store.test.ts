@@ -3,7 +3,18 @@ import { signedIn, signedOut } from '../features/auth/auth.slice.ts';
 import { createAppStore, type RootState } from './store.ts';
 
 const defaults: RootState = {
-  app: { from: 0, size: 10, format: '', keys: '', fields: 'title', comment: false, error: null, books: [], total: 0 },
+  app: {
+    from: 0,
+    size: 10,
+    format: '',
+    keys: '',
+    fields: 'title',
+    comment: false,
+    error: null,
+    books: [],
+    total: 0,
+    curBook: null,
+  },
   auth: { authenticated: false },
   task: { pageSize: 5, pageCursor: null, tasks: [], curTask: null, operationError: null },
   bookmark: {

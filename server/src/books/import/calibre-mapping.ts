@@ -15,8 +15,17 @@ export function calibreTimestamp(value: string | null | undefined): string | nul
   return time === null ? null : new Date(time).toISOString();
 }
 
+// What the JSON export always writes: UTC, whole seconds.
+const UTC_SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/;
+
 function calibreTime(value: string | null | undefined): number | null {
   if (!value) return null;
+  if (UTC_SECONDS.test(value)) {
+    return value.startsWith('0101-') || value < '0102' ? null : Date.UTC(
+      Number(value.slice(0, 4)), Number(value.slice(5, 7)) - 1, Number(value.slice(8, 10)),
+      Number(value.slice(11, 13)), Number(value.slice(14, 16)), Number(value.slice(17, 19)),
+    );
+  }
   const time = Date.parse(value.trim().replace(' ', 'T').replace(/(\.\d{3})\d+/, '$1'));
   if (Number.isNaN(time) || new Date(time).getUTCFullYear() <= 101) return null;
   return time;

@@ -28,7 +28,6 @@ export async function* jsonArrayElements(input: Readable): AsyncGenerator<{ line
   let finished = false;
   let depth = 0;
   let inString = false;
-  let escaped = false;
   let elementStart = -1;
   let elementLine = 0;
 
@@ -39,9 +38,16 @@ export async function* jsonArrayElements(input: Readable): AsyncGenerator<{ line
       if (byte === NEWLINE) line++;
       if (depth > 0) {
         if (inString) {
-          if (escaped) escaped = false;
-          else if (byte === BACKSLASH) escaped = true;
-          else if (byte === QUOTE) inString = false;
+          // Most bytes are inside strings: jump to the next quote natively, then see if it is escaped.
+          const quote = buffer.indexOf(QUOTE, position);
+          if (quote < 0) {
+            position = buffer.length - 1;
+            continue;
+          }
+          position = quote;
+          let backslashes = 0;
+          while (buffer[position - 1 - backslashes] === BACKSLASH && position - 1 - backslashes >= elementStart) backslashes++;
+          if (backslashes % 2 === 0) inString = false;
         } else if (byte === QUOTE) inString = true;
         else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
         else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {

@@ -1,3 +1,94 @@
+import { useEffect, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import { useSelector } from 'react-redux';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import type { Book } from '../../../../contract/books.ts';
+import { errorMessage } from '../../api/api-error.ts';
+import { useApiClient } from '../../api/api-client-context.ts';
+import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { BookComment } from './book-comment.tsx';
+import { bookNeighbours, neighboursInList, type BookNeighbours } from './book-neighbours.ts';
+import { fetchBook } from './books.api.ts';
+import { bookReceived, selectBookSearch, useBooksDispatch } from './books.slice.ts';
+
 export function BookDetailPage() {
-  return <section id="book-detail" />;
+  const { id = '' } = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const client = useApiClient();
+  const dispatch = useBooksDispatch();
+  const { books, curBook } = useSelector(selectBookSearch);
+  const [failure, setFailure] = useState<{ id: string; message: string } | null>(null);
+
+  useEffect(() => {
+    const stop = new AbortController();
+    fetchBook(client, id, stop.signal).then(
+      (book) => dispatch(bookReceived(book)),
+      (error: unknown) => {
+        if (!stop.signal.aborted) setFailure({ id, message: errorMessage(error) });
+      },
+    );
+    return () => stop.abort();
+  }, [client, dispatch, id]);
+
+  // The stored book shows at once when it is this one; the fetch above brings it up to date.
+  const book = curBook?.id === id ? curBook : null;
+  const error = failure?.id === id ? failure.message : null;
+  const { prev, next } = bookNeighbours(books, id, location.state);
+
+  return (
+    <section id="book-detail">
+      <nav className="d-flex flex-wrap gap-2 mb-3" aria-label="Book navigation">
+        <Button variant="outline-secondary" onClick={() => void navigate(-1)}>
+          Back
+        </Button>
+        <Link className="btn btn-outline-secondary" to="/">
+          Book List
+        </Link>
+        {prev !== null && <NeighbourLink direction="prev" id={prev} current={id} books={books} />}
+        {next !== null && <NeighbourLink direction="next" id={next} current={id} books={books} />}
+      </nav>
+      {book !== null && <BookDetails book={book} />}
+      {book === null && error !== null && <Alert variant="danger">{error}</Alert>}
+      {book === null && error === null && <LoadingSpinner />}
+    </section>
+  );
+}
+
+const NEIGHBOUR_LABELS = { prev: 'Previous Book', next: 'Next Book' } as const;
+
+interface NeighbourLinkProps {
+  direction: keyof typeof NEIGHBOUR_LABELS;
+  id: string;
+  current: string;
+  books: readonly Book[];
+}
+
+/** A link to the book before or after, bringing that book's own neighbours along. */
+function NeighbourLink({ direction, id, current, books }: NeighbourLinkProps) {
+  // Outside the list, the one neighbour known is the book this link leaves.
+  const leaving: BookNeighbours = direction === 'prev' ? { prev: null, next: current } : { prev: current, next: null };
+  const state = neighboursInList(books, id) ?? leaving;
+  return (
+    <Link className="btn btn-outline-primary" to={`/book/${encodeURIComponent(id)}`} state={state}>
+      {NEIGHBOUR_LABELS[direction]}
+    </Link>
+  );
+}
+
+function BookDetails({ book }: { book: Book }) {
+  return (
+    <article>
+      <h1 className="h3">{book.title}</h1>
+      {book.author !== '' && <p className="lead mb-2">{`by ${book.author}`}</p>}
+      {book.identifier !== '' && <p className="mb-1">{book.identifier}</p>}
+      {book.publish_date !== null && <p className="mb-1">{`published at ${book.publish_date}`}</p>}
+      {book.publisher !== '' && <p className="mb-1">{`published by ${book.publisher}`}</p>}
+      <p className="text-break">
+        <em>{book.path}</em>
+      </p>
+      {book.comment && <BookComment html={book.comment} />}
+    </article>
+  );
 }

@@ -1,3 +1,130 @@
+import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import InputGroup from 'react-bootstrap/InputGroup';
+import Spinner from 'react-bootstrap/Spinner';
+import { useSelector } from 'react-redux';
+import { useApiClient } from '../../api/api-client-context.ts';
+import type { AuthState } from '../auth/auth.slice.ts';
+import { BookList } from './book-list.tsx';
+import { searchText } from './book-search-settings.ts';
+import { booksCleared, selectBookSearch, useBooksDispatch } from './books.slice.ts';
+import { loadMoreBooks, searchAnew, type BooksThunk } from './books.thunks.ts';
+import { MagnifierIcon, SlidersIcon } from './icons.tsx';
+
+// react-select and the modal load when the settings are first opened, not with the page.
+const loadSettingsModal = () => import('./advanced-search-modal.tsx');
+const AdvancedSearchModal = lazy(async () => ({ default: (await loadSettingsModal()).AdvancedSearchModal }));
+
+const selectIsAdmin = (state: { auth: AuthState }): boolean => state.auth.authenticated && state.auth.admin;
+
 export function BookSearchPage() {
-  return <section id="book-search" />;
+  const client = useApiClient();
+  const dispatch = useBooksDispatch();
+  const search = useSelector(selectBookSearch);
+  const admin = useSelector(selectIsAdmin);
+  const [text, setText] = useState(() => searchText(search.keys));
+  const [settingsShown, setSettingsShown] = useState(false);
+  const [settingsOpened, setSettingsOpened] = useState(false);
+  const [busy, setBusy] = useState(false);
+  // The request under way; a new search or a clear makes its reply moot, so they abort it.
+  const request = useRef<AbortController | null>(null);
+
+  function run(thunk: (signal: AbortSignal) => BooksThunk) {
+    request.current?.abort();
+    const controller = new AbortController();
+    request.current = controller;
+    setBusy(true);
+    void dispatch(thunk(controller.signal)).finally(() => {
+      if (request.current !== controller) return;
+      request.current = null;
+      setBusy(false);
+    });
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    run((signal) => searchAnew(client, text, signal));
+  }
+
+  function clearList() {
+    request.current?.abort();
+    request.current = null;
+    setBusy(false);
+    dispatch(booksCleared());
+  }
+
+  function openSettings() {
+    setSettingsOpened(true);
+    setSettingsShown(true);
+  }
+
+  const remaining = search.total - search.books.length;
+  const loadMore = () => run((signal) => loadMoreBooks(client, signal));
+
+  return (
+    <section id="book-search">
+      <div className="d-flex flex-wrap gap-2 align-items-start mb-3">
+        <Form role="search" onSubmit={submit} className="flex-grow-1">
+          <InputGroup>
+            <Form.Control
+              type="search"
+              aria-label="Search books"
+              placeholder="Search books"
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+            />
+            <Button type="submit" variant="primary" aria-label="Search" title="Search" disabled={busy}>
+              <MagnifierIcon />
+            </Button>
+            <Button
+              variant="outline-secondary"
+              aria-label="Advanced Search Settings"
+              title="Advanced Search Settings"
+              onClick={openSettings}
+              onPointerEnter={() => void loadSettingsModal()}
+              onFocus={() => void loadSettingsModal()}
+            >
+              <SlidersIcon />
+            </Button>
+          </InputGroup>
+        </Form>
+        {search.books.length > 0 && (
+          <Button variant="outline-danger" onClick={clearList}>
+            Clear List
+          </Button>
+        )}
+      </div>
+
+      {search.error !== null && (
+        <p className="text-danger" role="alert">
+          {`error occured: ${search.error}`}
+        </p>
+      )}
+
+      <h2 className="h5">{`${search.total} books found`}</h2>
+      <p className="small text-muted mb-2">{`new start: ${search.from}`}</p>
+
+      <BookList books={search.books} />
+
+      {busy && (
+        <Spinner animation="border" size="sm" role="status" className="d-block mx-auto my-3">
+          <span className="visually-hidden">Loading…</span>
+        </Spinner>
+      )}
+      {remaining > 0 && (
+        <div className="d-grid my-3">
+          <Button variant="outline-primary" onClick={loadMore} disabled={busy}>
+            {`${remaining} More`}
+          </Button>
+        </div>
+      )}
+
+      {settingsOpened && (
+        <Suspense fallback={null}>
+          <AdvancedSearchModal show={settingsShown} onHide={() => setSettingsShown(false)} admin={admin} />
+        </Suspense>
+      )}
+    </section>
+  );
 }

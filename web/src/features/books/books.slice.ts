@@ -1,20 +1,28 @@
-import { createSlice } from '@reduxjs/toolkit';
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { useDispatch } from 'react-redux';
+import type { ThunkDispatch, UnknownAction } from '@reduxjs/toolkit';
 import { z } from 'zod';
+import { Book, type BookResults } from '../../../../contract/books.ts';
+import { formatSetting, joinFields, parseEntries, searchKeys } from './book-search-settings.ts';
 
 /** The book search settings and results (spec §3); the spec calls this slice `app`. */
 export const BookSearchState = z.object({
+  /** Where the next page starts: the spec's 'new start'. */
   from: z.number().int().nonnegative(),
   size: z.number().int().positive(),
   /** Empty means every format. */
   format: z.string(),
+  /** Comma-joined words, in the form of spec §5. */
   keys: z.string(),
   /** Comma separated. */
   fields: z.string(),
+  /** Whether results carry the comment. */
   comment: z.boolean(),
   error: z.string().nullable(),
-  // Items are typed once the book contract exists; until then nothing but [] is ever stored.
-  books: z.array(z.unknown()),
+  books: z.array(Book),
   total: z.number().int().nonnegative(),
+  /** The book the detail page shows. */
+  curBook: Book.nullable(),
 });
 export type BookSearchState = z.infer<typeof BookSearchState>;
 
@@ -28,10 +36,87 @@ const initialState: BookSearchState = {
   error: null,
   books: [],
   total: 0,
+  curBook: null,
 };
+
+/** One page of results and where it starts. */
+export interface BookPage extends BookResults {
+  from: number;
+}
 
 export const bookSearchSlice = createSlice({
   name: 'app',
   initialState,
-  reducers: {},
+  reducers: {
+    /**
+     * Search results: a page from 0 replaces the list, the page that continues it is appended.
+     * Any other page answers a request the list has since moved on from, and is dropped.
+     */
+    booksReceived(state, action: PayloadAction<BookPage>) {
+      const { from, total, books } = action.payload;
+      if (from === 0) state.books = books;
+      else if (from === state.books.length) state.books.push(...books);
+      else return;
+      state.total = total;
+      state.error = null;
+    },
+    bookReceived(state, action: PayloadAction<Book>) {
+      state.curBook = action.payload;
+    },
+    /** 'Clear List': no results, and the next page starts at 0. */
+    booksCleared(state) {
+      state.books = [];
+      state.total = 0;
+      state.from = 0;
+      state.error = null;
+    },
+    fromUpdated(state, action: PayloadAction<number>) {
+      state.from = action.payload;
+    },
+    /** The 'entries' text; one that is not a positive integer leaves the size as it was. */
+    sizeUpdated(state, action: PayloadAction<string>) {
+      state.size = parseEntries(action.payload) ?? state.size;
+    },
+    /** The search box's text. */
+    keysUpdated(state, action: PayloadAction<string>) {
+      state.keys = searchKeys(action.payload);
+    },
+    fieldsUpdated(state, action: PayloadAction<readonly string[]>) {
+      state.fields = joinFields(action.payload);
+    },
+    /** The dropdown's choice, 'all' or a format. */
+    formatUpdated(state, action: PayloadAction<string>) {
+      state.format = formatSetting(action.payload);
+    },
+    /** The include-comment checkbox sends no value (spec §4): each click flips it. */
+    commentToggled(state) {
+      state.comment = !state.comment;
+    },
+    errorReported(state, action: PayloadAction<string>) {
+      state.error = action.payload;
+    },
+  },
 });
+
+export const {
+  booksReceived,
+  bookReceived,
+  booksCleared,
+  fromUpdated,
+  sizeUpdated,
+  keysUpdated,
+  fieldsUpdated,
+  formatUpdated,
+  commentToggled,
+  errorReported,
+} = bookSearchSlice.actions;
+
+/** The part of the root state the book screens read; features do not know the app's store. */
+export interface BooksRootState {
+  app: BookSearchState;
+}
+
+export type BooksDispatch = ThunkDispatch<BooksRootState, unknown, UnknownAction>;
+export const useBooksDispatch = useDispatch.withTypes<BooksDispatch>();
+
+export const selectBookSearch = (state: BooksRootState): BookSearchState => state.app;

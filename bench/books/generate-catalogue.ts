@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import { once } from 'node:events';
+
+/** A small seeded generator, so every run makes the same catalogue. */
+export function random(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (below: number) => Math.floor(next() * below),
+    pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]!,
+  };
+}
+
+// Words with accents and several scripts, as a real library has them.
+export const TITLE_WORDS = [
+  'shadow', 'river', 'garden', 'winter', 'empire', 'silence', 'journey', 'memory', 'ocean', 'forest', 'city', 'night',
+  'stranger', 'history', 'secret', 'kingdom', 'letters', 'machine', 'light', 'island', 'mountain', 'promise', 'fire',
+  'misérables', 'éducation', 'élan', 'café', 'señor', 'niño', 'über', 'fräulein', 'größe', 'leçon', 'mañana', 'cœur',
+  'война', 'мир', 'преступление', 'наказание', 'ιλιάδα', 'οδύσσεια', 'λόγος', 'programming', 'algorithms', 'design',
+  'patterns', 'systems', 'networks', 'database', 'compiler', 'physics', 'chemistry', 'biology', 'economics', 'art',
+  'music', 'poetry', 'philosophy', 'science', 'mathematics', 'language', 'travel', 'cooking', 'gardening', 'photography',
+] as const;
+const FIRST_NAMES = ['Anna', 'José', 'Zoë', 'Björn', 'François', 'Ivan', 'Mei', 'Olga', 'Pierre', 'Søren', 'Chloé', 'Hiro', 'Amir', 'Lucía', 'Tomás', 'Eva'];
+const LAST_NAMES = ['García', 'Müller', 'Dupont', 'Smith', 'Nakamura', 'Petrov', 'Rossi', 'Kowalski', 'Nguyen', 'Larsen', 'Öztürk', 'Brontë', 'Dostoevsky', 'Tolstoy', 'Austen', 'Orwell'];
+const PUBLISHERS = ['Gallimard', 'Penguin', 'Suhrkamp', 'Reclam', 'Anagrama', 'Vintage', 'O’Reilly', 'Springer', 'Eksmo', 'Kodansha'];
+const FORMATS = ['epub', 'pdf', 'mobi', 'azw3', 'chm'] as const;
+
+export type GeneratedBook = {
+  id: number;
+  title: string;
+  authors: string;
+  comments: string;
+  formats: string[];
+  isbn: string;
+  pubdate: string;
+  publisher: string;
+  timestamp: string;
+  last_modified: string;
+};
+
+export function* generateBooks(count: number, seed = 42): Generator<GeneratedBook> {
+  const r = random(seed);
+  const base = Date.UTC(2015, 0, 1);
+  for (let id = 1; id <= count; id++) {
+    const title = Array.from({ length: 1 + r.int(4) }, () => r.pick(TITLE_WORDS)).join(' ');
+    const authorCount = 1 + (r.int(10) === 0 ? 1 : 0);
+    const authors = Array.from({ length: authorCount }, () => `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`).join(' & ');
+    const words = Array.from({ length: 25 + r.int(40) }, () => r.pick(TITLE_WORDS)).join(' ');
+    const comments = `<p>A book about <b>${r.pick(TITLE_WORDS)}</b> and ${r.pick(TITLE_WORDS)}.</p><p>${words}</p>`;
+    const folder = `/library/${authors.split(' & ')[0]}/${title} (${id})`;
+    const formatCount = 1 + r.int(3);
+    const formats = [...new Set(Array.from({ length: formatCount }, () => r.pick(FORMATS)))].map(
+      (format) => `${folder}/${title} - ${authors.split(' & ')[0]}.${format}`,
+    );
+    const created = base + r.int(10 * 365 * 86_400_000);
+    yield {
+      id,
+      title,
+      authors,
+      comments,
+      formats,
+      isbn: `978${String(1_000_000_000 + id).slice(-10)}`,
+      pubdate: r.int(20) === 0 ? '0101-01-01T00:00:00+00:00' : `${1900 + r.int(125)}-0${1 + r.int(9)}-1${r.int(9)}T00:00:00+00:00`,
+      publisher: r.pick(PUBLISHERS),
+      timestamp: new Date(created).toISOString().replace('.000Z', '+00:00'),
+      last_modified: new Date(created + r.int(100 * 86_400_000)).toISOString().replace('.000Z', '+00:00'),
+    };
+  }
+}
+
+async function writeAll(file: string, lines: Iterable<string>) {
+  const out = fs.createWriteStream(file);
+  let pending = '';
+  for (const line of lines) {
+    pending += line;
+    if (pending.length > 1 << 20) {
+      if (!out.write(pending)) await once(out, 'drain');
+      pending = '';
+    }
+  }
+  out.end(pending);
+  await once(out, 'finish');
+}
+
+/** `calibredb list --for-machine --fields all`: an indented list of objects, keys sorted. */
+export async function writeCalibreJson(file: string, count: number) {
+  function* lines() {
+    yield '[\n';
+    let first = true;
+    for (const book of generateBooks(count)) {
+      const record = {
+        author_sort: book.authors,
+        authors: book.authors,
+        comments: book.comments,
+        formats: book.formats,
+        id: book.id,
+        identifiers: { isbn: book.isbn },
+        isbn: book.isbn,
+        languages: [],
+        last_modified: book.last_modified,
+        pubdate: book.pubdate,
+        publisher: book.publisher,
+        series_index: 1.0,
+        tags: [],
+        timestamp: book.timestamp,
+        title: book.title,
+        uuid: `00000000-0000-4000-8000-${String(book.id).padStart(12, '0')}`,
+      };
+      yield `${first ? '' : ',\n'}${JSON.stringify(record, null, 2).replace(/^/gm, '  ')}`;
+      first = false;
+    }
+    yield '\n]';
+  }
+  await writeAll(file, lines());
+}
+
+const csvCell = (value: string | number) => `"${String(value).replaceAll('"', '""')}"`;
+
+/** `calibredb catalog books.csv`: BOM, every value quoted, formats as extensions, comments as text. */
+export async function writeCalibreCsv(file: string, count: number) {
+  const header =
+    'author_sort,authors,comments,cover,formats,id,identifiers,isbn,languages,library_name,pubdate,publisher,rating,series,series_index,size,tags,timestamp,title,title_sort,uuid';
+  function* lines() {
+    yield `\uFEFF${header}\n`;
+    for (const book of generateBooks(count)) {
+      const text = book.comments.replace(/<[^>]+>/g, ' ').trim();
+      const formats = book.formats.map((path) => path.slice(path.lastIndexOf('.') + 1)).join(', ');
+      yield [
+        book.authors, book.authors, `${text}\n`, '', formats, book.id, `isbn:${book.isbn}`, book.isbn, '', 'Library',
+        book.pubdate, book.publisher, '', '', '1.0', 1000, '', book.timestamp, book.title, book.title, `uuid-${book.id}`,
+      ].map(csvCell).join(',') + '\n';
+    }
+  }
+  await writeAll(file, lines());
+}

@@ -1,0 +1,15 @@
+/** `npm run bench -- <feature>`: runs that feature's benchmark and writes bench/results/<feature>.{json,md}. */
+import { benchBooks } from './books/books.bench.ts';
+
+const benches: Record<string, () => Promise<void>> = { books: benchBooks };
+const asked = process.argv.slice(2);
+const names = asked.length > 0 ? asked : Object.keys(benches);
+for (const name of names) {
+  const bench = benches[name];
+  if (!bench) {
+    console.error(`unknown benchmark "${name}"; known: ${Object.keys(benches).join(', ')}`);
+    process.exit(2);
+  }
+  console.log(`▶ ${name}`);
+  await bench();
+}

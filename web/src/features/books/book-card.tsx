@@ -1,0 +1,43 @@
+import { memo } from 'react';
+import { Link } from 'react-router';
+import type { Book } from '../../../../contract/books.ts';
+import type { BookNeighbours } from './book-neighbours.ts';
+import { commentPreview } from './comment-preview.ts';
+import { formatDateTime } from './format-date.ts';
+
+interface BookCardProps {
+  book: Book;
+  /** The ids of the books before and after this one in the list, for the detail page's Previous and Next. */
+  prev: string | null;
+  next: string | null;
+}
+
+/**
+ * One search result (spec §2 Book card). Plain Bootstrap markup rather than react-bootstrap's Card:
+ * a hundred cards must render within 50 ms (DESIGN §6), and each component layer costs.
+ */
+export const BookCard = memo(function BookCard({ book, prev, next }: BookCardProps) {
+  const preview = commentPreview(book.comment);
+  const neighbours: BookNeighbours = { prev, next };
+  return (
+    <article className="card mb-2 book-card" id={String(book.index)}>
+      <div className="card-body py-2">
+        <h3 className="h6 card-title mb-1">
+          <span className="badge text-bg-secondary me-2 book-index">{book.index}</span>
+          <Link to={`/book/${encodeURIComponent(book.id)}`} state={neighbours}>
+            {book.title}
+          </Link>
+          {book.author !== '' && <span className="text-muted fw-normal">{` by ${book.author}`}</span>}
+        </h3>
+        <div className="text-break small">
+          <em>{book.path}</em>
+        </div>
+        {book.publisher !== '' && <div className="small">{book.publisher}</div>}
+        <div className="small text-muted">
+          {`created ${formatDateTime(book.created)} · updated ${formatDateTime(book.updated)}`}
+        </div>
+        {preview !== '' && <p className="small mb-0 mt-1 book-comment-preview">{preview}</p>}
+      </div>
+    </article>
+  );
+});

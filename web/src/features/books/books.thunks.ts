@@ -1,0 +1,63 @@
+import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
+import { errorMessage } from '../../api/api-error.ts';
+import type { HttpClient } from '../../api/http-client.ts';
+import { searchBooks } from './books.api.ts';
+import {
+  booksCleared,
+  booksReceived,
+  errorReported,
+  fromUpdated,
+  keysUpdated,
+  type BooksDispatch,
+  type BooksRootState,
+} from './books.slice.ts';
+
+export type BooksThunk = ThunkAction<Promise<void>, BooksRootState, unknown, UnknownAction>;
+
+/**
+ * Submitting the search form (spec §4): the text becomes the keys, the list is cleared, the offset
+ * set to the page size, and the first page fetched from 0.
+ */
+export function searchAnew(client: HttpClient, text: string, signal?: AbortSignal): BooksThunk {
+  return async (dispatch, getState) => {
+    dispatch(keysUpdated(text));
+    dispatch(booksCleared());
+    dispatch(fromUpdated(getState().app.size));
+    await fetchPage(client, 0, signal, dispatch, getState);
+  };
+}
+
+/**
+ * 'More' (spec §4): the page at the current offset, after which the offset moves on by the page
+ * size. A failed page leaves the offset where it was, so that 'More' asks for it again.
+ */
+export function loadMoreBooks(client: HttpClient, signal?: AbortSignal): BooksThunk {
+  return async (dispatch, getState) => {
+    const { from, total, size } = getState().app;
+    if (from >= total) {
+      console.warn(`No more books to load: the offset ${from} is at or beyond the total ${total}`);
+      return;
+    }
+    if (await fetchPage(client, from, signal, dispatch, getState)) dispatch(fromUpdated(from + size));
+  };
+}
+
+/** Whether the page was taken into the list. */
+async function fetchPage(
+  client: HttpClient,
+  from: number,
+  signal: AbortSignal | undefined,
+  dispatch: BooksDispatch,
+  getState: () => BooksRootState,
+): Promise<boolean> {
+  try {
+    const results = await searchBooks(client, getState().app, from, signal);
+    // A search submitted or a list cleared meanwhile has aborted this request, or moved the list on.
+    if (signal?.aborted || getState().app.books.length !== from) return false;
+    dispatch(booksReceived({ from, ...results }));
+    return true;
+  } catch (error) {
+    if (!signal?.aborted) dispatch(errorReported(errorMessage(error)));
+    return false;
+  }
+}

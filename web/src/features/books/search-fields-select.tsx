@@ -1,0 +1,64 @@
+import Select, { createFilter, type MultiValue, type ThemeConfig } from 'react-select';
+import type { BookSearchField } from '../../../../contract/books.ts';
+import { EmotionStyles } from '../../components/emotion-styles.tsx';
+
+interface FieldOption {
+  value: BookSearchField;
+  label: string;
+}
+
+/** Spec §2: the fields a search can look in, with the names users know them by. */
+const FIELD_OPTIONS: readonly FieldOption[] = [
+  { value: 'title', label: 'Book Title' },
+  { value: 'file_path', label: 'File Name' },
+  { value: 'comment', label: 'Comment' },
+  { value: 'author', label: 'Author Name' },
+];
+
+/** Spec §2: case- and accent-insensitive, trimming, matching anywhere in the label or value. */
+const filterOption = createFilter<FieldOption>({
+  ignoreCase: true,
+  ignoreAccents: true,
+  trim: true,
+  matchFrom: 'any',
+});
+
+const noOptionsMessage = () => 'No options';
+const loadingMessage = () => 'Loading...';
+
+/** Bootstrap's blue, so the select matches the form controls around it. */
+const bootstrapTheme: ThemeConfig = (theme) => ({
+  ...theme,
+  colors: { ...theme.colors, primary: '#0d6efd', primary75: '#3d8bfd', primary50: '#9ec5fe', primary25: '#e7f1ff' },
+});
+
+interface SearchFieldsSelectProps {
+  inputId: string;
+  /** Comma separated, as the slice keeps them. */
+  fields: string;
+  onChange: (fields: string[]) => void;
+}
+
+export function SearchFieldsSelect({ inputId, fields, onChange }: SearchFieldsSelectProps) {
+  const chosen = fields
+    .split(',')
+    .map((field) => FIELD_OPTIONS.find((option) => option.value === field.trim()))
+    .filter((option) => option !== undefined);
+
+  return (
+    <EmotionStyles>
+      <Select<FieldOption, true>
+        inputId={inputId}
+        isMulti
+        options={FIELD_OPTIONS}
+        value={chosen}
+        onChange={(options: MultiValue<FieldOption>) => onChange(options.map((option) => option.value))}
+        filterOption={filterOption}
+        noOptionsMessage={noOptionsMessage}
+        loadingMessage={loadingMessage}
+        placeholder="Select..."
+        theme={bootstrapTheme}
+      />
+    </EmotionStyles>
+  );
+}
