@@ -2,11 +2,13 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { matchExpression, RANK_SQL } from '../../server/src/books/catalogue.sqlite.ts';
+import { Kysely, SqliteDialect } from 'kysely';
+import { searchStatements } from '../../server/src/books/catalogue.sqlite.ts';
+import { nodeSqliteDatabase } from '../../server/src/storage/node-sqlite.ts';
 import { searchTerms } from '../../server/src/books/search-text.ts';
 import { type RunningServer, startServer } from '../../web/e2e/server.ts';
 import { load, machine, median, peakMemoryMb, percentile } from '../lib/measure.ts';
-import { random, TITLE_WORDS, writeCalibreCsv, writeCalibreJson } from './generate-catalogue.ts';
+import { generateBooks, random, writeCalibreCsv, writeCalibreJson } from './generate-catalogue.ts';
 
 const OUT = path.resolve(import.meta.dirname, '../out');
 const RESULTS = path.resolve(import.meta.dirname, '../results');
@@ -51,14 +53,19 @@ async function importFile(server: RunningServer, token: string, file: string) {
   return { seconds, books: reply.total_count };
 }
 
-/** A fixed mix of 1–3-word queries, whole words and prefixes, over the title alone or title and author. */
+/**
+ * A fixed mix of 1–3-word queries as people type them: words of a title they know, sometimes the
+ * last one cut short, over the title alone or title and author.
+ */
 function queryMix(count = 500): string[] {
   const r = random(7);
+  const titles = [...generateBooks(Math.max(...SIZES))].filter((_, i) => i % 997 === 0).map((book) => book.title.split(' '));
   return Array.from({ length: count }, () => {
-    const words = Array.from({ length: 1 + r.int(3) }, () => {
-      const word = r.pick(TITLE_WORDS);
-      return r.int(4) === 0 ? word.slice(0, Math.max(3, word.length - 3)) : word;
-    });
+    const title = r.pick(titles);
+    const start = r.int(title.length);
+    const words = title.slice(start, start + 1 + r.int(3));
+    const last = words.length - 1;
+    if (r.int(4) === 0 && words[last]!.length > 4) words[last] = words[last]!.slice(0, words[last]!.length - 2);
     const fields = r.int(10) < 7 ? 'title' : 'title,author';
     return `/api/books?keys=${encodeURIComponent(words.join(','))}&fields=${fields}&from=0&size=10`;
   });
@@ -69,24 +76,29 @@ function cycle(paths: string[]) {
   return () => paths[next++ % paths.length]!;
 }
 
-/** The floor: the same two statements the catalogue runs, on the same file, without HTTP or Kysely. */
+/** The floor: the same two statements the catalogue runs, on the same file, without HTTP or Kysely's executor. */
 function rawQueryLatencies(file: string, paths: string[]) {
   const db = new DatabaseSync(file, { readOnly: true });
+  const compiler = new Kysely<never>({ dialect: new SqliteDialect({ database: nodeSqliteDatabase(':memory:') }) });
   const times: number[] = [];
   for (const query of paths) {
     const params = new URL(query, 'http://x').searchParams;
-    const match = matchExpression({
+    const statements = searchStatements({
       terms: searchTerms(params.get('keys') ?? ''),
       fields: (params.get('fields') ?? 'title').split(',') as never,
+      from: 0,
+      size: 10,
+      mask: 0,
     });
+    const count = statements.count.compile(compiler);
     const started = performance.now();
-    db.prepare('select count(*) as n from books_fts f join books b on b.seq = f.rowid where books_fts match ?').get(match);
-    db.prepare(
-      `select b.* from books_fts f join books b on b.seq = f.rowid where books_fts match ? order by ${RANK_SQL}, b.seq limit 10 offset 0`,
-    ).all(match);
+    const total = (db.prepare(count.sql).get(...(count.parameters as never[])) as { n: number }).n;
+    const page = statements.page(total).compile(compiler);
+    db.prepare(page.sql).all(...(page.parameters as never[]));
     times.push(performance.now() - started);
   }
   db.close();
+  void compiler.destroy();
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }

@@ -19,7 +19,7 @@ export function random(seed: number) {
 }
 
 // Words with accents and several scripts, as a real library has them.
-export const TITLE_WORDS = [
+const SEED_WORDS = [
   'shadow', 'river', 'garden', 'winter', 'empire', 'silence', 'journey', 'memory', 'ocean', 'forest', 'city', 'night',
   'stranger', 'history', 'secret', 'kingdom', 'letters', 'machine', 'light', 'island', 'mountain', 'promise', 'fire',
   'misérables', 'éducation', 'élan', 'café', 'señor', 'niño', 'über', 'fräulein', 'größe', 'leçon', 'mañana', 'cœur',
@@ -27,6 +27,34 @@ export const TITLE_WORDS = [
   'patterns', 'systems', 'networks', 'database', 'compiler', 'physics', 'chemistry', 'biology', 'economics', 'art',
   'music', 'poetry', 'philosophy', 'science', 'mathematics', 'language', 'travel', 'cooking', 'gardening', 'photography',
 ] as const;
+const STOP_WORDS = ['the', 'of', 'and', 'a', 'in', 'to', 'for', 'on', 'with', 'from', 'de', 'la', 'le', 'der', 'die', 'und'];
+const SYLLABLES = ['ka', 'ri', 'mo', 'lan', 'ter', 'vi', 'so', 'nel', 'dra', 'quin', 'bel', 'tor', 'sa', 'mé', 'lu', 'ön', 'ra', 'zi', 'gar', 'po'];
+
+/**
+ * A library's vocabulary is large and its use uneven: a few words are everywhere, most are rare
+ * (Zipf's law). 40,000 words, the seed words and stop words the most frequent.
+ */
+function vocabulary(): string[] {
+  const r = random(3);
+  const made = new Set<string>([...STOP_WORDS, ...SEED_WORDS]);
+  while (made.size < 40_000) {
+    made.add(Array.from({ length: 2 + r.int(3) }, () => r.pick(SYLLABLES)).join(''));
+  }
+  return [...made];
+}
+
+export const VOCABULARY = vocabulary();
+
+/** Picks word i with probability proportional to 1 / (i + 1). */
+function zipf(r: ReturnType<typeof random>): () => string {
+  const n = VOCABULARY.length;
+  const harmonic = Math.log(n) + 0.5772;
+  return () => {
+    const rank = Math.min(n - 1, Math.floor(Math.exp(r.next() * harmonic) - 1));
+    return VOCABULARY[Math.max(0, rank)]!;
+  };
+}
+
 const FIRST_NAMES = ['Anna', 'José', 'Zoë', 'Björn', 'François', 'Ivan', 'Mei', 'Olga', 'Pierre', 'Søren', 'Chloé', 'Hiro', 'Amir', 'Lucía', 'Tomás', 'Eva'];
 const LAST_NAMES = ['García', 'Müller', 'Dupont', 'Smith', 'Nakamura', 'Petrov', 'Rossi', 'Kowalski', 'Nguyen', 'Larsen', 'Öztürk', 'Brontë', 'Dostoevsky', 'Tolstoy', 'Austen', 'Orwell'];
 const PUBLISHERS = ['Gallimard', 'Penguin', 'Suhrkamp', 'Reclam', 'Anagrama', 'Vintage', 'O’Reilly', 'Springer', 'Eksmo', 'Kodansha'];
@@ -47,13 +75,14 @@ export type GeneratedBook = {
 
 export function* generateBooks(count: number, seed = 42): Generator<GeneratedBook> {
   const r = random(seed);
+  const word = zipf(r);
   const base = Date.UTC(2015, 0, 1);
   for (let id = 1; id <= count; id++) {
-    const title = Array.from({ length: 1 + r.int(4) }, () => r.pick(TITLE_WORDS)).join(' ');
+    const title = Array.from({ length: 1 + r.int(5) }, word).join(' ');
     const authorCount = 1 + (r.int(10) === 0 ? 1 : 0);
     const authors = Array.from({ length: authorCount }, () => `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`).join(' & ');
-    const words = Array.from({ length: 25 + r.int(40) }, () => r.pick(TITLE_WORDS)).join(' ');
-    const comments = `<p>A book about <b>${r.pick(TITLE_WORDS)}</b> and ${r.pick(TITLE_WORDS)}.</p><p>${words}</p>`;
+    const words = Array.from({ length: 30 + r.int(90) }, word).join(' ');
+    const comments = `<p>A book about <b>${word()}</b> and ${word()}.</p><p>${words}</p>`;
     const folder = `/library/${authors.split(' & ')[0]}/${title} (${id})`;
     const formatCount = 1 + r.int(3);
     const formats = [...new Set(Array.from({ length: formatCount }, () => r.pick(FORMATS)))].map(

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Book, BookResults, IndexUploadReply } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
+import { RANKED_MATCH_LIMIT } from './catalogue.ts';
 import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures/calibre');
@@ -344,5 +345,35 @@ describe.each(testDialects)('books on %s', (dialect) => {
     release();
     expect(await loading).toMatchObject({ total_count: 3000, error_count: 0 });
     expect((await search({ keys: '' })).total).toBe(3000);
+  });
+});
+
+describe.each(testDialects)('a search with very many matches on %s', (dialect) => {
+  it(`lists more than ${RANKED_MATCH_LIMIT} matches in reverse catalogue order, counted exactly, paged`, async () => {
+    const database = await createTestDatabase(dialect);
+    const t = await buildTestApp(database);
+    try {
+      const { idToken } = await registerUser(t.app);
+      const count = RANKED_MATCH_LIMIT + 10;
+      const records = Array.from({ length: count }, (_, i) =>
+        JSON.stringify({ id: i + 1, title: i % 2 === 0 ? `The common word ${i}` : `The common word and more words ${i}` }),
+      );
+      const body = multipart([['name', 'replace'], ['file', Buffer.from(`[${records.join(',\n')}]`), 'index']]);
+      const loaded = await t.app.inject({ method: 'POST', url: '/api/books/index', ...body, headers: { ...body.headers, ...bearer(idToken) } });
+      expect(loaded.json()).toMatchObject({ total_count: count, error_count: 0 });
+      const page = await t.app.inject({ url: '/api/books?keys=common&from=2&size=3', headers: bearer(idToken) });
+      const result = BookResults.parse(page.json());
+      expect(result.total).toBe(count);
+      expect(result.books.map((book) => [book.index, book.id])).toEqual([
+        [2, String(count - 2)],
+        [3, String(count - 3)],
+        [4, String(count - 4)],
+      ]);
+      const ranked = BookResults.parse((await t.app.inject({ url: '/api/books?keys=common,more,5001', headers: bearer(idToken) })).json());
+      expect(ranked.books.map((book) => book.id)).toEqual(['5002']);
+    } finally {
+      await t.close();
+      await database.drop();
+    }
   });
 });

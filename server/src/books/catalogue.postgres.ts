@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
 import type { Database } from '../storage/schema.ts';
 import { searchWords } from './search-text.ts';
-import { type BookRow, type Catalogue, formatBit, fromRow, indexedText, toRow } from './catalogue.ts';
+import { type BookRow, type Catalogue, formatBit, fromRow, indexedText, RANKED_MATCH_LIMIT, toRow } from './catalogue.ts';
 
 const COLUMNS = 'id, title, author, identifier, publish_date, publisher, created, updated, comment, path, formats, format_mask';
 const EXPORT_PAGE = 1000;
@@ -51,13 +51,18 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
         return { total: Number(total.rows[0]?.n ?? 0), books: page.rows.map(fromRow) };
       }
       const tsquery = tsqueryLiteral(query.terms, query.fields);
-      const total = await sql<{ n: number }>`
+      const count = await sql<{ n: number }>`
         select count(*) as n from books where search @@ ${tsquery}::tsquery ${formatFilter}`.execute(db);
+      const total = Number(count.rows[0]?.n ?? 0);
+      if (total <= query.from) return { total, books: [] };
+      const order =
+        total > RANKED_MATCH_LIMIT
+          ? sql`seq desc`
+          : sql`ts_rank(${RANK_WEIGHTS}::float4[], search, ${tsquery}::tsquery) desc, seq`;
       const page = await sql<BookRow>`
         select ${sql.raw(COLUMNS)} from books where search @@ ${tsquery}::tsquery ${formatFilter}
-        order by ts_rank(${RANK_WEIGHTS}::float4[], search, ${tsquery}::tsquery) desc, seq
-        limit ${query.size} offset ${query.from}`.execute(db);
-      return { total: Number(total.rows[0]?.n ?? 0), books: page.rows.map(fromRow) };
+        order by ${order} limit ${query.size} offset ${query.from}`.execute(db);
+      return { total, books: page.rows.map(fromRow) };
     },
 
     async get(id) {
