@@ -54,12 +54,13 @@ async function importFile(server: RunningServer, token: string, file: string) {
 }
 
 /**
- * A fixed mix of 1–3-word queries as people type them: words of a title they know, sometimes the
- * last one cut short, over the title alone or title and author.
+ * A fixed stream of 1–3-word queries as people type them: words of a title they know, sometimes
+ * the last one cut short, over the title alone or title and author. Long enough that no run
+ * goes through it twice, so a query repeats only as often as people would repeat it.
  */
-function queryMix(count = 500): string[] {
+function queryStream(count = 300_000): string[] {
   const r = random(7);
-  const titles = [...generateBooks(Math.max(...SIZES))].filter((_, i) => i % 997 === 0).map((book) => book.title.split(' '));
+  const titles = [...generateBooks(Math.max(...SIZES))].filter((_, i) => i % 53 === 0).map((book) => book.title.split(' '));
   return Array.from({ length: count }, () => {
     const title = r.pick(titles);
     const start = r.int(title.length);
@@ -71,9 +72,13 @@ function queryMix(count = 500): string[] {
   });
 }
 
-function cycle(paths: string[]) {
+/** Hands out the stream's queries in order, across rounds, never starting again. */
+function reader(paths: string[]) {
   let next = 0;
-  return () => paths[next++ % paths.length]!;
+  return () => {
+    if (next === paths.length) throw new Error('the query stream ran out: make it longer');
+    return paths[next++]!;
+  };
 }
 
 /** The floor: the same two statements the catalogue runs, on the same file, without HTTP or Kysely's executor. */
@@ -142,7 +147,8 @@ export async function benchBooks() {
 }
 
 async function benchSearch(server: RunningServer, token: string) {
-  const paths = queryMix();
+  const paths = queryStream();
+  const nextQuery = reader(paths);
   const headers = { authorization: `Bearer ${token}` };
   const sample = await fetch(`${server.baseUrl}${paths[0]}`, { headers });
   const sampleBody = await sample.text();
@@ -150,9 +156,9 @@ async function benchSearch(server: RunningServer, token: string) {
   const rounds: Array<{ app: Awaited<ReturnType<typeof load>>; http: Awaited<ReturnType<typeof load>>; raw: ReturnType<typeof rawQueryLatencies> }> = [];
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      const app = await load(server.baseUrl, cycle(paths), { seconds: LOAD_SECONDS, headers });
-      const http = await load(floor.baseUrl, cycle(paths), { seconds: LOAD_SECONDS });
-      const raw = rawQueryLatencies(path.join(server.dataDir, 'organiser.sqlite'), paths);
+      const app = await load(server.baseUrl, nextQuery, { seconds: LOAD_SECONDS, headers });
+      const http = await load(floor.baseUrl, reader(paths), { seconds: LOAD_SECONDS });
+      const raw = rawQueryLatencies(path.join(server.dataDir, 'organiser.sqlite'), paths.slice(round * 2000, (round + 1) * 2000));
       rounds.push({ app, http, raw });
       console.log(`  search round ${round + 1}: app p50 ${app.p50} ms p99 ${app.p99} ms ${app.requestsPerSecond} req/s (errors ${app.errors}); http floor p50 ${http.p50} ms ${http.requestsPerSecond} req/s; raw query p50 ${raw.p50.toFixed(2)} ms p99 ${raw.p99.toFixed(2)} ms`);
     }
@@ -203,7 +209,7 @@ function markdown(report: { machine: ReturnType<typeof machine>; imports: Import
       '',
       `## Search, ${s.books} books, SQLite, 50 connections (DESIGN §6: p50 ≤ 5 ms, p99 ≤ 25 ms, ≥ 2,000 req/s)`,
       '',
-      `Medians of ${s.rounds} rounds of ${s.secondsPerRound} s each, a fixed mix of 500 one-to-three-word queries.`,
+      `Medians of ${s.rounds} rounds of ${s.secondsPerRound} s each over one stream of 300,000 one-to-three-word queries taken from titles, never replayed (the server keeps recent results until the catalogue changes, so a query is fast again only when people repeat it). The raw floor runs 2,000 of those queries, uncached.`,
       '',
       '| what | p50 (ms) | p99 (ms) | req/s |',
       '|---|---:|---:|---:|',

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { LRUCache } from 'lru-cache';
 import type { Book, BookQuery, CatalogueBook, IndexUploadReply } from '../../../contract/books.ts';
 import { notFound } from '../errors.ts';
 import type { Catalogue } from './catalogue.ts';
@@ -6,17 +7,32 @@ import { readIndexFile } from './import/read-index-file.ts';
 import { searchTerms } from './search-text.ts';
 
 const REPORTED_ERRORS = 100;
+/** Searches remembered per catalogue version; a few MB at most. */
+const CACHED_SEARCHES = 2000;
+
+type CatalogueResult = Awaited<ReturnType<Catalogue['search']>>;
 
 export function createBooksService({ catalogue, tmpDir }: { catalogue: Catalogue; tmpDir: string }) {
+  // The catalogue changes only when a load commits, and its broad searches (a lone common word)
+  // cost the most and recur the most: a result is kept until the catalogue's version changes.
+  const cache = new LRUCache<string, CatalogueResult>({ max: CACHED_SEARCHES });
+
   return {
     async search(query: BookQuery): Promise<{ total: number; books: Book[] }> {
-      const { total, books } = await catalogue.search({
+      const question = {
         terms: searchTerms(query.keys),
-        fields: query.fields,
+        fields: [...query.fields].sort(),
         format: query.format,
         from: query.from,
         size: query.size,
-      });
+      };
+      const key = `${await catalogue.version()} ${JSON.stringify(question)}`;
+      let result = cache.get(key);
+      if (!result) {
+        result = await catalogue.search(question);
+        cache.set(key, result);
+      }
+      const { total, books } = result;
       return {
         total,
         books: books.map((book, position) => {

@@ -4,7 +4,15 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Book, BookResults, IndexUploadReply } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { RANKED_MATCH_LIMIT } from './catalogue.ts';
-import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+import {
+  bearer,
+  buildTestApp,
+  createTestDatabase,
+  registerUser,
+  type TestApp,
+  type TestDatabase,
+  testDialects,
+} from '../test/test-app.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures/calibre');
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
@@ -32,18 +40,20 @@ function multipart(fields: Array<[name: string, value: string | Buffer, filename
 
 describe.each(testDialects)('books on %s', (dialect) => {
   let t: TestApp;
+  let database: TestDatabase;
   let admin: string;
   let reader: string;
 
   // One app for the file; every test starts from an empty catalogue.
   beforeAll(async () => {
-    const database = await createTestDatabase(dialect);
+    const created = await createTestDatabase(dialect);
+    database = created;
     t = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true', BOOKS_API_KEY: API_KEY, MAX_UPLOAD_MB: '1' } });
     admin = (await registerUser(t.app)).idToken;
     reader = (await registerUser(t.app)).idToken;
     return async () => {
       await t.close();
-      await database.drop();
+      await created.drop();
     };
   });
   beforeEach(async () => {
@@ -131,6 +141,27 @@ describe.each(testDialects)('books on %s', (dialect) => {
       expect((await getBook('11')).statusCode).toBe(404);
       expect((await search({ keys: '' })).total).toBe(15);
       expect((await search({ keys: 'prozess,kafka', fields: 'title,author' })).total).toBe(0);
+    });
+
+    it('never answers from a result that a later load made stale', async () => {
+      await load('library.json');
+      expect(titles(await search({ keys: 'omens' }))).toEqual(['Good Omens']);
+      await load('library-updated.json');
+      expect(titles(await search({ keys: 'omens' }))[0]).toMatch(/^Good Omens: The Nice/);
+    });
+
+    it.runIf(dialect === 'postgres')('sees a load made through another server instance', async () => {
+      await load('library.json');
+      expect(titles(await search({ keys: 'omens' }))).toEqual(['Good Omens']);
+      const other = await buildTestApp(database);
+      try {
+        const body = multipart([['name', 'update'], ['file', fixture('library-updated.json'), 'index']]);
+        const loaded = await other.app.inject({ method: 'POST', url: '/api/books/index', ...body, headers: { ...body.headers, ...bearer(admin) } });
+        expect(loaded.statusCode).toBe(200);
+      } finally {
+        await other.close();
+      }
+      expect(titles(await search({ keys: 'omens' }))[0]).toMatch(/^Good Omens: The Nice/);
     });
 
     it('round-trips through its own JSON Lines export', async () => {

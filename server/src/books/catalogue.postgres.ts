@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
 import type { Database } from '../storage/schema.ts';
 import { searchWords } from './search-text.ts';
-import { type BookRow, type Catalogue, formatBit, fromRow, indexedText, RANKED_MATCH_LIMIT, toRow } from './catalogue.ts';
+import { type BookRow, type Catalogue, formatBit, fromRow, indexedText, RANKED_MATCH_LIMIT, toRow, VERSION_SETTING } from './catalogue.ts';
 
 const COLUMNS = 'id, title, author, identifier, publish_date, publisher, created, updated, comment, path, formats, format_mask';
 const EXPORT_PAGE = 1000;
@@ -65,6 +66,11 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
       return { total, books: page.rows.map(fromRow) };
     },
 
+    async version() {
+      const row = await db.selectFrom('settings').select('value').where('key', '=', VERSION_SETTING).executeTakeFirst();
+      return row?.value ?? 'none';
+    },
+
     async get(id) {
       const row = await sql<BookRow>`select ${sql.raw(COLUMNS)} from books where id = ${id}`.execute(db);
       return row.rows[0] && fromRow(row.rows[0]);
@@ -112,6 +118,11 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
           if (batch.size >= BATCH) await flush();
         });
         await flush();
+        await trx
+          .insertInto('settings')
+          .values({ key: VERSION_SETTING, value: randomUUID() })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value: (eb) => eb.ref('excluded.value') }))
+          .execute();
         return result;
       });
     },

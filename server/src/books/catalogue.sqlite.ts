@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { type Kysely, sql } from 'kysely';
 import type { CatalogueBook } from '../../../contract/books.ts';
@@ -12,6 +13,7 @@ import {
   indexedText,
   RANKED_MATCH_LIMIT,
   toRow,
+  VERSION_SETTING,
 } from './catalogue.ts';
 
 const COLUMNS = 'id, title, author, identifier, publish_date, publisher, created, updated, comment, path, formats, format_mask';
@@ -120,6 +122,11 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catal
       return { total, books: page.rows.map(fromRow) };
     },
 
+    async version() {
+      const row = await db.selectFrom('settings').select('value').where('key', '=', VERSION_SETTING).executeTakeFirst();
+      return row?.value ?? 'none';
+    },
+
     async get(id) {
       const row = await sql<BookRow>`select ${sql.raw(COLUMNS)} from books where id = ${id}`.execute(db);
       return row.rows[0] && fromRow(row.rows[0]);
@@ -183,6 +190,9 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catal
             insert into books_fts_text (books_fts_text) values ('delete-all')`);
         }
         const result = await load(write);
+        writer
+          .prepare('insert into settings (key, value) values (?, ?) on conflict (key) do update set value = excluded.value')
+          .run(VERSION_SETTING, randomUUID());
         writer.exec('COMMIT');
         return result;
       } catch (error) {

@@ -6,6 +6,8 @@ import { htmlText } from './search-text.ts';
 export interface Catalogue {
   search(query: CatalogueQuery): Promise<{ total: number; books: CatalogueBook[] }>;
   get(id: string): Promise<CatalogueBook | undefined>;
+  /** Changes whenever a load commits, on whichever server instance, so results can be cached by it. */
+  version(): Promise<string>;
   /** Every book, in catalogue order, a page at a time (for the export). */
   all(): AsyncIterable<CatalogueBook>;
   /**
@@ -30,6 +32,8 @@ export type CatalogueQuery = {
  * that many results no order helps, and the user narrows the search.
  */
 export const RANKED_MATCH_LIMIT = 5000;
+
+export const VERSION_SETTING = 'books_version';
 
 /** A book's formats as bits, so that the format filter is one integer test on either database. */
 export function formatMask(paths: string[]): number {
