@@ -3,10 +3,9 @@ import { type Kysely, sql } from 'kysely';
 import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
 import type { Database } from '../storage/schema.ts';
 import { searchWords } from './search-text.ts';
-import { type BookRow, type Catalogue, formatBit, fromRow, indexedText, RANKED_MATCH_LIMIT, toRow, VERSION_SETTING } from './catalogue.ts';
+import { type BookRow, type Catalogue, formatBit, fromRow, indexedText, RANKED_MATCH_LIMIT, toRow, VERSION_SETTING, BOOK_COLUMNS, catalogueReads } from './catalogue.ts';
 
-const COLUMNS = 'id, title, author, identifier, publish_date, publisher, created, updated, comment, path, formats, format_mask';
-const EXPORT_PAGE = 1000;
+const COLUMNS = BOOK_COLUMNS.join(', ');
 const BATCH = 1000;
 
 /** Each field is a weight class, so a query can be limited to fields and rank title above author above the rest. */
@@ -41,6 +40,8 @@ function tsqueryLiteral(terms: string[], fields: BookSearchField[]): string {
 
 export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
   return {
+    ...catalogueReads(db),
+
     async search(query) {
       const mask = formatBit(query.format);
       const formatFilter = mask === 0 ? sql.raw('') : sql`and format_mask & ${mask} != 0`;
@@ -66,25 +67,8 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
       return { total, books: page.rows.map(fromRow) };
     },
 
-    async version() {
-      const row = await db.selectFrom('settings').select('value').where('key', '=', VERSION_SETTING).executeTakeFirst();
-      return row?.value ?? 'none';
-    },
 
-    async get(id) {
-      const row = await sql<BookRow>`select ${sql.raw(COLUMNS)} from books where id = ${id}`.execute(db);
-      return row.rows[0] && fromRow(row.rows[0]);
-    },
 
-    async *all() {
-      for (let after = 0; ; ) {
-        const page = await sql<BookRow & { seq: number }>`
-          select seq, ${sql.raw(COLUMNS)} from books where seq > ${after} order by seq limit ${EXPORT_PAGE}`.execute(db);
-        for (const row of page.rows) yield fromRow(row);
-        if (page.rows.length < EXPORT_PAGE) return;
-        after = page.rows[page.rows.length - 1]!.seq;
-      }
-    },
 
     /** One transaction: under MVCC, readers see the old catalogue until it commits. */
     async load(mode, load) {

@@ -14,10 +14,11 @@ import {
   RANKED_MATCH_LIMIT,
   toRow,
   VERSION_SETTING,
+  BOOK_COLUMNS,
+  catalogueReads,
 } from './catalogue.ts';
 
-const COLUMNS = 'id, title, author, identifier, publish_date, publisher, created, updated, comment, path, formats, format_mask';
-const EXPORT_PAGE = 1000;
+const COLUMNS = BOOK_COLUMNS.join(', ');
 
 /**
  * Two word indexes: titles and authors (short, searched by default) apart from comments and file
@@ -38,7 +39,7 @@ function termsIn(name: IndexName, fields: readonly string[], terms: string[], jo
 
 const bm25 = (name: IndexName) => sql.raw(`bm25(${INDEXES[name].table}, ${INDEXES[name].weights})`);
 const table = (name: IndexName) => sql.raw(INDEXES[name].table);
-const BOOK_COLUMNS = sql.raw(COLUMNS.replace(/(\w+)/g, 'b.$1'));
+const PREFIXED_COLUMNS = sql.raw(COLUMNS.replace(/(\w+)/g, 'b.$1'));
 
 /**
  * The count and page statements of a search with terms; the benchmark runs the same ones raw.
@@ -59,12 +60,12 @@ export function searchStatements(query: Omit<CatalogueQuery, 'format'> & { mask:
         page: (total: number) =>
           total > RANKED_MATCH_LIMIT
             ? sql<BookRow>`
-              select ${BOOK_COLUMNS} from (
+              select ${PREFIXED_COLUMNS} from (
                 select rowid from ${table(name)} where ${table(name)} match ${match}
                 order by rowid desc limit ${query.size} offset ${query.from}
               ) m join books b on b.seq = m.rowid order by m.rowid desc`
             : sql<BookRow>`
-              select ${BOOK_COLUMNS} from (
+              select ${PREFIXED_COLUMNS} from (
                 select rowid, ${bm25(name)} as score from ${table(name)} where ${table(name)} match ${match}
                 order by score, rowid limit ${query.size} offset ${query.from}
               ) m join books b on b.seq = m.rowid order by m.score, m.rowid`,
@@ -75,7 +76,7 @@ export function searchStatements(query: Omit<CatalogueQuery, 'format'> & { mask:
         select count(*) as n from ${table(name)} f join books b on b.seq = f.rowid
         where ${table(name)} match ${match} ${formatFilter}`,
       page: (total: number) => sql<BookRow>`
-        select ${BOOK_COLUMNS} from ${table(name)} f join books b on b.seq = f.rowid
+        select ${PREFIXED_COLUMNS} from ${table(name)} f join books b on b.seq = f.rowid
         where ${table(name)} match ${match} ${formatFilter}
         order by ${total > RANKED_MATCH_LIMIT ? sql`b.seq desc` : sql`${bm25(name)}, b.seq`}
         limit ${query.size} offset ${query.from}`,
@@ -95,7 +96,7 @@ export function searchStatements(query: Omit<CatalogueQuery, 'format'> & { mask:
                where books_fts_meta match ${termsIn('meta', query.fields, query.terms, 'OR')}),
       text as (select rowid, ${bm25('text')} as score from books_fts_text
                where books_fts_text match ${termsIn('text', query.fields, query.terms, 'OR')})
-      select ${BOOK_COLUMNS} from hits h join books b on b.seq = h.rowid
+      select ${PREFIXED_COLUMNS} from hits h join books b on b.seq = h.rowid
       left join meta on meta.rowid = h.rowid left join text on text.rowid = h.rowid
       where 1 = 1 ${formatFilter}
       order by ${total > RANKED_MATCH_LIMIT ? sql`h.rowid desc` : sql`coalesce(meta.score, 0) + coalesce(text.score, 0), h.rowid`}
@@ -105,6 +106,8 @@ export function searchStatements(query: Omit<CatalogueQuery, 'format'> & { mask:
 
 export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catalogue {
   return {
+    ...catalogueReads(db),
+
     async search(query) {
       const mask = formatBit(query.format);
       if (query.terms.length === 0) {
@@ -122,25 +125,8 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catal
       return { total, books: page.rows.map(fromRow) };
     },
 
-    async version() {
-      const row = await db.selectFrom('settings').select('value').where('key', '=', VERSION_SETTING).executeTakeFirst();
-      return row?.value ?? 'none';
-    },
 
-    async get(id) {
-      const row = await sql<BookRow>`select ${sql.raw(COLUMNS)} from books where id = ${id}`.execute(db);
-      return row.rows[0] && fromRow(row.rows[0]);
-    },
 
-    async *all() {
-      for (let after = 0; ; ) {
-        const page = await sql<BookRow & { seq: number }>`
-          select seq, ${sql.raw(COLUMNS)} from books where seq > ${after} order by seq limit ${EXPORT_PAGE}`.execute(db);
-        for (const row of page.rows) yield fromRow(row);
-        if (page.rows.length < EXPORT_PAGE) return;
-        after = page.rows[page.rows.length - 1]!.seq;
-      }
-    },
 
     /**
      * On a connection of its own, so that searches on the main connection go on reading the

@@ -1,4 +1,6 @@
+import type { Kysely, Selectable } from 'kysely';
 import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
+import type { BooksTable, Database } from '../storage/schema.ts';
 import { BOOK_FORMATS } from '../../../contract/books.ts';
 import { htmlText } from './search-text.ts';
 
@@ -63,20 +65,44 @@ export function indexedText(book: CatalogueBook): Record<BookSearchField, string
 }
 
 /** The row as stored: times as epoch milliseconds, formats as JSON. */
-export type BookRow = {
-  id: string;
-  title: string;
-  author: string;
-  identifier: string;
-  publish_date: string | null;
-  publisher: string;
-  created: number | null;
-  updated: number | null;
-  comment: string | null;
-  path: string;
-  formats: string;
-  format_mask: number;
-};
+export type BookRow = Omit<Selectable<BooksTable>, 'seq'>;
+
+export const BOOK_COLUMNS = [
+  'id', 'title', 'author', 'identifier', 'publish_date', 'publisher', 'created', 'updated', 'comment', 'path', 'formats',
+  'format_mask',
+] as const satisfies ReadonlyArray<keyof BookRow>;
+
+const EXPORT_PAGE = 1000;
+
+/** The reads that are the same SQL on both databases. */
+export function catalogueReads(db: Kysely<Database>): Pick<Catalogue, 'get' | 'all' | 'version'> {
+  return {
+    async get(id) {
+      const row = await db.selectFrom('books').select(BOOK_COLUMNS).where('id', '=', id).executeTakeFirst();
+      return row && fromRow(row);
+    },
+
+    async *all() {
+      for (let after = 0; ; ) {
+        const page = await db
+          .selectFrom('books')
+          .select(['seq', ...BOOK_COLUMNS])
+          .where('seq', '>', after)
+          .orderBy('seq')
+          .limit(EXPORT_PAGE)
+          .execute();
+        for (const row of page) yield fromRow(row);
+        if (page.length < EXPORT_PAGE) return;
+        after = page[page.length - 1]!.seq;
+      }
+    },
+
+    async version() {
+      const row = await db.selectFrom('settings').select('value').where('key', '=', VERSION_SETTING).executeTakeFirst();
+      return row?.value ?? 'none';
+    },
+  };
+}
 
 export function toRow(book: CatalogueBook): BookRow {
   return {

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import { calibreDate, calibreTimestamp, chooseIdentifier } from './calibre-mapping.ts';
+import { calibreDate, calibreTimestamp, chooseIdentifier, identifierList } from './calibre-mapping.ts';
 import { checked, type ParsedRecord, unreadable } from './parsed-record.ts';
 
 /**
@@ -11,16 +11,6 @@ type CalibreCsvRow = Record<string, string | undefined>;
 
 const REQUIRED_COLUMNS = ['id', 'title', 'authors'];
 
-function identifiers(value: string | undefined): Array<[string, string]> {
-  return (value ?? '')
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part) => {
-      const colon = part.indexOf(':');
-      return colon < 0 ? ['', part] : [part.slice(0, colon), part.slice(colon + 1)];
-    });
-}
 
 export function fromCalibreCsv(row: CalibreCsvRow) {
   const formats = (row.formats ?? '')
@@ -31,7 +21,7 @@ export function fromCalibreCsv(row: CalibreCsvRow) {
     id: row.id?.trim() ?? '',
     title: row.title ?? '',
     author: row.authors ?? '',
-    identifier: chooseIdentifier(identifiers(row.identifiers)),
+    identifier: chooseIdentifier(identifierList(row.identifiers)),
     publish_date: calibreDate(row.pubdate),
     publisher: row.publisher ?? '',
     created: calibreTimestamp(row.timestamp),

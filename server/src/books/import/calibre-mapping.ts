@@ -46,3 +46,15 @@ export function mainPath(formats: string[]): string {
 
 export const joinAuthors = (authors: string[] | string | undefined): string =>
   Array.isArray(authors) ? authors.join(' & ') : (authors ?? '');
+
+/** The `type:value,type:value` list of the CSV and XML catalogues. */
+export function identifierList(value: string | undefined): Array<[type: string, value: string]> {
+  return (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const colon = part.indexOf(':');
+      return colon < 0 ? ['', part] : [part.slice(0, colon), part.slice(colon + 1)];
+    });
+}

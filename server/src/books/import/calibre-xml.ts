@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
-import { calibreDate, calibreTimestamp, chooseIdentifier, mainPath } from './calibre-mapping.ts';
+import { calibreDate, calibreTimestamp, chooseIdentifier, identifierList, mainPath } from './calibre-mapping.ts';
 import { checked, type ParsedRecord, unreadable } from './parsed-record.ts';
 
 /** The fields of one `<record>` of `calibredb catalog books.xml`; it has no last-modified time. */
@@ -12,16 +12,6 @@ type XmlRecord = {
   formats: string[];
 };
 
-function identifiers(value: string | undefined): Array<[string, string]> {
-  return (value ?? '')
-    .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part) => {
-      const colon = part.indexOf(':');
-      return colon < 0 ? ['', part] : [part.slice(0, colon), part.slice(colon + 1)];
-    });
-}
 
 function toBook(record: XmlRecord) {
   const field = (name: string) => record.fields.get(name)?.trim() ?? '';
@@ -29,7 +19,7 @@ function toBook(record: XmlRecord) {
     id: field('id'),
     title: field('title'),
     author: record.authors.join(' & '),
-    identifier: chooseIdentifier(identifiers(field('identifiers'))),
+    identifier: chooseIdentifier(identifierList(field('identifiers'))),
     publish_date: calibreDate(field('pubdate')),
     publisher: field('publisher'),
     created: calibreTimestamp(field('timestamp')),
