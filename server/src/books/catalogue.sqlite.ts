@@ -136,7 +136,7 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catal
       const writer = new DatabaseSync(file);
       writer.exec('PRAGMA busy_timeout = 10000');
       // A larger page cache keeps the word index's pages in memory through a long import.
-      writer.exec('PRAGMA cache_size = -65536');
+      writer.exec('PRAGMA cache_size = -16384');
       const statements = {
         find: writer.prepare('select seq from books where id = ?'),
         insert: writer.prepare(
