@@ -35,4 +35,3 @@ export function createSessionsStore(db: Kysely<Database>) {
     },
   };
 }
-export type SessionsStore = ReturnType<typeof createSessionsStore>;
