@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { Kysely, SqliteDialect } from 'kysely';
 import { searchStatements } from '../../server/src/books/catalogue.sqlite.ts';
 import { nodeSqliteDatabase } from '../../server/src/storage/node-sqlite.ts';
-import { searchTerms } from '../../server/src/books/search-text.ts';
+import { searchTerms } from '../../server/src/search/search-text.ts';
 import { type RunningServer, startServer } from '../../web/e2e/server.ts';
 import { load, machine, median, peakMemoryMb, percentile } from '../lib/measure.ts';
 import { generateBooks, random, writeCalibreCsv, writeCalibreJson } from './generate-catalogue.ts';

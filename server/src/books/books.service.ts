@@ -4,7 +4,7 @@ import type { Book, BookQuery, CatalogueBook, IndexUploadReply } from '../../../
 import { notFound } from '../errors.ts';
 import type { Catalogue } from './catalogue.ts';
 import { readIndexFile } from './import/read-index-file.ts';
-import { searchTerms } from './search-text.ts';
+import { searchTerms } from '../search/search-text.ts';
 
 const REPORTED_ERRORS = 100;
 /** Searches remembered per catalogue version; a few MB at most. */

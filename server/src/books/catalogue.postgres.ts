@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
 import type { Database } from '../storage/schema.ts';
-import { searchWords } from './search-text.ts';
+import { searchWords } from '../search/search-text.ts';
 import { type BookRow, type Catalogue, formatBit, fromRow, indexedText, RANKED_MATCH_LIMIT, toRow, VERSION_SETTING, BOOK_COLUMNS, catalogueReads } from './catalogue.ts';
 
 const COLUMNS = BOOK_COLUMNS.join(', ');

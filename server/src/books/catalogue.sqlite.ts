@@ -3,7 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { type Kysely, sql } from 'kysely';
 import type { CatalogueBook } from '../../../contract/books.ts';
 import type { Database } from '../storage/schema.ts';
-import { foldDiacritics } from './search-text.ts';
+import { foldDiacritics } from '../search/search-text.ts';
 import {
   type BookRow,
   type Catalogue,

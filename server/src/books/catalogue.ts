@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
 import type { BooksTable, Database } from '../storage/schema.ts';
 import { BOOK_FORMATS } from '../../../contract/books.ts';
-import { htmlText } from './search-text.ts';
+import { htmlText } from '../search/search-text.ts';
 
 /** One catalogue per installation, behind one interface with an implementation per database. */
 export interface Catalogue {
