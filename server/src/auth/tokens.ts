@@ -8,9 +8,15 @@ const ISSUER = 'organiser';
 
 export type TokenUser = { uid: string; email: string; displayName: string; admin: boolean };
 
+/** Tokens remembered as verified; a household has a handful in use at once. */
+const VERIFIED_TOKENS = 1000;
+
 /** Issues and checks the short-lived bearer JWT (HS256; any other algorithm, `none` included, is refused). */
 export function createAccessTokens(secret: Uint8Array, clock: Clock) {
   const seconds = () => Math.floor(clock.now() / 1000);
+  // Checking a signature costs more than a catalogue search served from memory: a token seen
+  // before is trusted until its own expiry, since nothing else about it can change.
+  const verified = new Map<string, { user: TokenUser; expiresAt: number }>();
   return {
     async sign(user: TokenUser): Promise<string> {
       const now = seconds();
@@ -23,6 +29,8 @@ export function createAccessTokens(secret: Uint8Array, clock: Clock) {
         .sign(secret);
     },
     async verify(token: string): Promise<TokenUser> {
+      const known = verified.get(token);
+      if (known && seconds() < known.expiresAt) return known.user;
       try {
         const { payload } = await jwtVerify(token, secret, {
           algorithms: ['HS256'],
@@ -33,7 +41,10 @@ export function createAccessTokens(secret: Uint8Array, clock: Clock) {
         if (typeof payload.email !== 'string' || typeof payload.name !== 'string' || !payload.sub) {
           throw new AppError(401, 'Invalid token');
         }
-        return { uid: payload.sub, email: payload.email, displayName: payload.name, admin: payload.admin === true };
+        const user = { uid: payload.sub, email: payload.email, displayName: payload.name, admin: payload.admin === true };
+        if (verified.size === VERIFIED_TOKENS) verified.clear();
+        verified.set(token, { user, expiresAt: payload.exp! });
+        return user;
       } catch (error) {
         if (error instanceof AppError) throw error;
         if (error instanceof joseErrors.JWTExpired) throw new AppError(401, 'Token expired');

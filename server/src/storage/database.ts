@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations.ts';
 import { nodeSqliteDatabase } from './node-sqlite.ts';
@@ -51,7 +51,17 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
 
 /** Brings the schema up to date; a failed migration stops start with its error. */
 export async function migrate(storage: Pick<Storage, 'db' | 'dialect'>): Promise<void> {
-  const migrator = new Migrator({ db: storage.db, provider: migrationProvider(storage.dialect) });
+  // Kysely looks for its own tables in every schema unless told which: another schema of the same
+  // database (another app, or a parallel test) would pass for this one's migration history.
+  const schema =
+    storage.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db: storage.db,
+    provider: migrationProvider(storage.dialect),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, openTestStorage, testDialects } from '../test/test-app.ts';
-import { migrate, type Storage } from './database.ts';
+import { migrate, openStorage, type Storage } from './database.ts';
 import { migrationProvider } from './migrations.ts';
 
 describe.each(testDialects)('storage on %s', (dialect) => {
@@ -33,6 +33,19 @@ describe.each(testDialects)('storage on %s', (dialect) => {
     const done = await storage.db.selectFrom('kysely_migration' as never).select('name' as never).orderBy('name' as never).execute();
     const defined = Object.keys(await migrationProvider(dialect).getMigrations());
     expect(done.map((row) => (row as { name: string }).name)).toEqual(defined);
+  });
+
+  it.runIf(dialect === 'postgres')('migrates a fresh schema beside another schema that is already migrated', async () => {
+    const other = await createTestDatabase(dialect);
+    const fresh = await openStorage(other);
+    try {
+      await migrate(fresh);
+      const users = await fresh.db.selectFrom('users').select('id').execute();
+      expect(users).toEqual([]);
+    } finally {
+      await fresh.close();
+      await other.drop();
+    }
   });
 
   it('reads back epoch-millisecond times as numbers', async () => {
