@@ -88,6 +88,7 @@ export async function buildApp({ config, storage, clock = systemClock, logger = 
   app.addHook('onClose', async () => {
     clearInterval(prune);
     await events.close();
+    await catalogue.close();
   });
   return app;
 }

@@ -40,6 +40,7 @@ function tsqueryLiteral(terms: string[], fields: BookSearchField[]): string {
 
 export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
   return {
+    async close() {},
     ...catalogueReads(db),
 
     async search(query) {

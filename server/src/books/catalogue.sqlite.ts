@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { DatabaseSync } from 'node:sqlite';
-import { type Kysely, sql } from 'kysely';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import {
+  DummyDriver,
+  Kysely,
+  type RawBuilder,
+  sql,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from 'kysely';
 import type { CatalogueBook } from '../../../contract/books.ts';
 import type { Database } from '../storage/schema.ts';
 import { foldDiacritics } from '../search/search-text.ts';
@@ -17,6 +25,7 @@ import {
   BOOK_COLUMNS,
   catalogueReads,
 } from './catalogue.ts';
+import { createSearchPool } from './search-pool.ts';
 
 const COLUMNS = BOOK_COLUMNS.join(', ');
 
@@ -42,10 +51,10 @@ const table = (name: IndexName) => sql.raw(INDEXES[name].table);
 const PREFIXED_COLUMNS = sql.raw(COLUMNS.replace(/(\w+)/g, 'b.$1'));
 
 /**
- * The count and page statements of a search with terms; the benchmark runs the same ones raw.
- * `total` is the count's answer, known before the page is asked for.
+ * The count and page statements of a search with terms. `total` is the count's answer, known
+ * before the page is asked for.
  */
-export function searchStatements(query: Omit<CatalogueQuery, 'format'> & { mask: number }) {
+function searchStatements(query: Omit<CatalogueQuery, 'format'> & { mask: number }) {
   const used = (Object.keys(INDEXES) as IndexName[]).filter((name) =>
     INDEXES[name].columns.some((column) => query.fields.includes(column)),
   );
@@ -104,29 +113,70 @@ export function searchStatements(query: Omit<CatalogueQuery, 'format'> & { mask:
   };
 }
 
+/** Compiles statements for a `node:sqlite` connection that Kysely does not drive (a worker's). */
+const compiler = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new SqliteAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  },
+});
+
+/** Runs statements on one connection, each prepared once. */
+function statementRunner(connection: DatabaseSync) {
+  const prepared = new Map<string, StatementSync>();
+  return <Row>(statement: RawBuilder<Row>): Row[] => {
+    const { sql: text, parameters } = statement.compile(compiler);
+    let ready = prepared.get(text);
+    if (!ready) {
+      ready = connection.prepare(text);
+      prepared.set(text, ready);
+    }
+    return ready.all(...(parameters as SQLInputValue[])) as Row[];
+  };
+}
+
+/**
+ * One search on a read-only connection of its own, inside one read transaction so that the
+ * count and the page see the same catalogue even when a load commits between them. Runs on a
+ * search worker (search-pool.ts), so a search never holds up the server's event loop.
+ */
+export function catalogueSearcher(connection: DatabaseSync) {
+  const run = statementRunner(connection);
+  const search = (query: CatalogueQuery): { total: number; books: CatalogueBook[] } => {
+    const mask = formatBit(query.format);
+    if (query.terms.length === 0) {
+      const formatFilter = mask === 0 ? sql.raw('') : sql`and format_mask & ${mask} != 0`;
+      const total = run(sql<{ n: number }>`select count(*) as n from books where 1 = 1 ${formatFilter}`)[0]?.n ?? 0;
+      const page = run(sql<BookRow>`
+        select ${sql.raw(COLUMNS)} from books where 1 = 1 ${formatFilter}
+        order by updated desc, seq limit ${query.size} offset ${query.from}`);
+      return { total, books: page.map(fromRow) };
+    }
+    const statements = searchStatements({ ...query, mask });
+    const total = run(statements.count)[0]?.n ?? 0;
+    if (total <= query.from) return { total, books: [] };
+    return { total, books: run(statements.page(total)).map(fromRow) };
+  };
+  return (query: CatalogueQuery) => {
+    connection.exec('BEGIN');
+    try {
+      return search(query);
+    } finally {
+      connection.exec('COMMIT');
+    }
+  };
+}
+
 export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catalogue {
+  const pool = createSearchPool(file);
   return {
     ...catalogueReads(db),
 
-    async search(query) {
-      const mask = formatBit(query.format);
-      if (query.terms.length === 0) {
-        const formatFilter = mask === 0 ? sql.raw('') : sql`and format_mask & ${mask} != 0`;
-        const total = await sql<{ n: number }>`select count(*) as n from books where 1 = 1 ${formatFilter}`.execute(db);
-        const page = await sql<BookRow>`
-          select ${sql.raw(COLUMNS)} from books where 1 = 1 ${formatFilter}
-          order by updated desc, seq limit ${query.size} offset ${query.from}`.execute(db);
-        return { total: Number(total.rows[0]?.n ?? 0), books: page.rows.map(fromRow) };
-      }
-      const statements = searchStatements({ ...query, mask });
-      const total = Number((await statements.count.execute(db)).rows[0]?.n ?? 0);
-      if (total <= query.from) return { total, books: [] };
-      const page = await statements.page(total).execute(db);
-      return { total, books: page.rows.map(fromRow) };
-    },
+    search: (query) => pool.search(query),
 
-
-
+    close: () => pool.close(),
 
     /**
      * On a connection of its own, so that searches on the main connection go on reading the

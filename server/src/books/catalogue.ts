@@ -17,6 +17,8 @@ export interface Catalogue {
    * load that throws changes nothing. `replace` empties the catalogue first.
    */
   load<T>(mode: 'update' | 'replace', load: (write: (book: CatalogueBook) => Promise<void>) => Promise<T>): Promise<T>;
+  /** Lets go of what the catalogue holds beside the storage (SQLite's search workers). */
+  close(): Promise<void>;
 }
 
 export type CatalogueQuery = {

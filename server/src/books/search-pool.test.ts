@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrate, openStorage } from '../storage/database.ts';
+import { createSqliteCatalogue } from './catalogue.sqlite.ts';
+import { createSearchPool } from './search-pool.ts';
+
+const everything = { terms: [], fields: ['title' as const], format: '' as const, from: 0, size: 10 };
+const book = (id: string, title: string) => ({
+  id, title, author: 'Victor Hugo', identifier: '', publish_date: null, publisher: '', created: null,
+  updated: '2020-01-01T00:00:00.000Z', comment: null, path: `${id}.epub`, formats: [`${id}.epub`],
+});
+
+describe('search workers', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'organiser-pool-'));
+  afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('fail a search clearly when the catalogue cannot be opened, and start again once it can', async () => {
+    const pool = createSearchPool(path.join(dataDir, 'organiser.sqlite'), 2);
+    await expect(pool.search(everything)).rejects.toThrow(/unable to open/);
+
+    const storage = await openStorage({ dataDir });
+    await migrate(storage);
+    const catalogue = createSqliteCatalogue(storage.db, storage.sqliteFile!);
+    await catalogue.load('replace', async (write) => {
+      await write(book('1', 'Les Misérables'));
+      await write(book('2', 'Notre-Dame de Paris'));
+    });
+    const found = await pool.search({ ...everything, terms: ['miserables'] });
+    expect(found.total).toBe(1);
+    expect(found.books.map((b) => b.id)).toEqual(['1']);
+
+    await pool.close();
+    await expect(pool.search(everything)).rejects.toThrow('The catalogue is closed');
+    await catalogue.close();
+    await storage.close();
+  });
+
+  it('answer many searches at once, each with its own result', async () => {
+    const storage = await openStorage({ dataDir });
+    await migrate(storage);
+    const catalogue = createSqliteCatalogue(storage.db, storage.sqliteFile!);
+    const titles = ['river', 'garden', 'winter', 'ocean', 'forest'];
+    await catalogue.load('replace', async (write) => {
+      for (const [i, title] of titles.entries()) await write(book(String(i), `${title} tales`));
+    });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => catalogue.search({ ...everything, terms: [titles[i % titles.length]!] })),
+    );
+    expect(results.map((result) => result.books.map((b) => b.title))).toEqual(
+      Array.from({ length: 50 }, (_, i) => [`${titles[i % titles.length]} tales`]),
+    );
+    await catalogue.close();
+    await storage.close();
+  });
+});

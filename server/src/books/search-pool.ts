@@ -1,0 +1,75 @@
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { CatalogueBook } from '../../../contract/books.ts';
+import type { CatalogueQuery } from './catalogue.ts';
+
+type SearchResult = { total: number; books: CatalogueBook[] };
+type Reply = { id: number; result?: SearchResult; error?: string };
+type Pending = { resolve(result: SearchResult): void; reject(error: Error): void };
+
+/**
+ * SQLite runs a query synchronously: a search on the main thread would stop every other request
+ * while it counts a common word's matches. Searches go to worker threads instead, one per core,
+ * each with its own read-only connection; each takes the next search when it is free.
+ */
+export function createSearchPool(file: string, size = Math.min(4, os.availableParallelism())) {
+  const waiting: Array<{ query: CatalogueQuery } & Pending> = [];
+  const idle: Worker[] = [];
+  const busy = new Map<Worker, Pending & { id: number }>();
+  let workers: Worker[] = [];
+  let nextId = 0;
+  let closed = false;
+
+  const dispatch = () => {
+    while (idle.length > 0 && waiting.length > 0) {
+      const worker = idle.pop()!;
+      const { query, ...pending } = waiting.shift()!;
+      const id = nextId++;
+      busy.set(worker, { id, ...pending });
+      worker.postMessage({ id, query });
+    }
+  };
+
+  const start = (): Worker => {
+    const worker = new Worker(new URL('./search-worker.ts', import.meta.url), { workerData: { file } });
+    worker.on('message', (reply: Reply) => {
+      const pending = busy.get(worker);
+      if (!pending || pending.id !== reply.id) return;
+      busy.delete(worker);
+      idle.push(worker);
+      if (reply.error !== undefined) pending.reject(new Error(reply.error));
+      else pending.resolve(reply.result!);
+      dispatch();
+    });
+    // A worker that dies (the file cannot be opened, say) fails its own search, and the waiting
+    // ones when none is left; the next search starts a new one rather than looping here.
+    worker.on('error', (error) => {
+      busy.get(worker)?.reject(error);
+      busy.delete(worker);
+      if (idle.includes(worker)) idle.splice(idle.indexOf(worker), 1);
+      workers = workers.filter((other) => other !== worker);
+      if (workers.length === 0) for (const pending of waiting.splice(0)) pending.reject(error);
+    });
+    worker.unref();
+    idle.push(worker);
+    return worker;
+  };
+
+  return {
+    search(query: CatalogueQuery): Promise<SearchResult> {
+      if (closed) return Promise.reject(new Error('The catalogue is closed'));
+      while (workers.length < size) workers.push(start());
+      return new Promise((resolve, reject) => {
+        waiting.push({ query, resolve, reject });
+        dispatch();
+      });
+    },
+
+    async close() {
+      closed = true;
+      for (const pending of waiting.splice(0)) pending.reject(new Error('The catalogue is closed'));
+      await Promise.all(workers.map((worker) => worker.terminate()));
+      workers = [];
+    },
+  };
+}
