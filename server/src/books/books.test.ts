@@ -273,6 +273,20 @@ describe.each(testDialects)('books on %s', (dialect) => {
       expect(titles(await search({ keys: 'miserables,mobi', fields: 'file_path' }))).toEqual(['Les Misérables']);
     });
 
+    it('ranks shorter titles first, and a title match above an author match', async () => {
+      // Listed so that catalogue order is the opposite of the expected ranking.
+      const books = [
+        { id: 101, title: 'A long tale of the river and the sea', authors: ['Ann Other'] },
+        { id: 102, title: 'The river', authors: ['Ann Other'] },
+        { id: 103, title: 'Memoirs', authors: ['Victor Hugo'] },
+        { id: 104, title: 'Hugo, a life', authors: ['Ann Other'] },
+      ];
+      expect((await upload(Buffer.from(JSON.stringify(books)), 'replace')).statusCode).toBe(200);
+      expect(titles(await search({ keys: 'river' }))).toEqual(['The river', 'A long tale of the river and the sea']);
+      expect(titles(await search({ keys: 'hugo', fields: 'title,author' }))).toEqual(['Hugo, a life', 'Memoirs']);
+      expect(titles(await search({ keys: 'hugo', fields: 'title,author,comment' }))).toEqual(['Hugo, a life', 'Memoirs']);
+    });
+
     it('ranks a title match above an author or comment match', async () => {
       const result = await search({ keys: 'hugo', fields: 'title,author,comment' });
       expect(result.total).toBeGreaterThan(0);

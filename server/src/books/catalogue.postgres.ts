@@ -3,7 +3,20 @@ import { type Kysely, sql } from 'kysely';
 import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
 import type { Database } from '../storage/schema.ts';
 import { searchWords } from '../search/search-text.ts';
-import { type BookRow, type Catalogue, formatBit, fromRow, indexedText, RANKED_MATCH_LIMIT, toRow, VERSION_SETTING, BOOK_COLUMNS, catalogueReads } from './catalogue.ts';
+import {
+  type BookRow,
+  type Catalogue,
+  formatBit,
+  fromRow,
+  indexedText,
+  RANKED_MATCH_LIMIT,
+  ranksByTitleLength,
+  titleWords,
+  toRow,
+  VERSION_SETTING,
+  BOOK_COLUMNS,
+  catalogueReads,
+} from './catalogue.ts';
 
 const COLUMNS = BOOK_COLUMNS.join(', ');
 const BATCH = 1000;
@@ -61,15 +74,14 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
       const order =
         total > RANKED_MATCH_LIMIT
           ? sql`seq desc`
-          : sql`ts_rank(${RANK_WEIGHTS}::float4[], search, ${tsquery}::tsquery) desc, seq`;
+          : ranksByTitleLength(query)
+            ? sql`title_words, seq`
+            : sql`ts_rank(${RANK_WEIGHTS}::float4[], search, ${tsquery}::tsquery) desc, seq`;
       const page = await sql<BookRow>`
         select ${sql.raw(COLUMNS)} from books where search @@ ${tsquery}::tsquery ${formatFilter}
         order by ${order} limit ${query.size} offset ${query.from}`.execute(db);
       return { total, books: page.rows.map(fromRow) };
     },
-
-
-
 
     /** One transaction: under MVCC, readers see the old catalogue until it commits. */
     async load(mode, load) {
@@ -84,19 +96,20 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
           const rows = books.map(toRow);
           const column = <K extends keyof typeof rows[number]>(key: K) => rows.map((row) => row[key]);
           await sql`
-            insert into books (${sql.raw(COLUMNS)}, search)
-            select ${sql.raw(COLUMNS)}, search_text::tsvector from unnest(
+            insert into books (${sql.raw(COLUMNS)}, title_words, search)
+            select ${sql.raw(COLUMNS)}, title_words, search_text::tsvector from unnest(
               ${column('id')}::text[], ${column('title')}::text[], ${column('author')}::text[],
               ${column('identifier')}::text[], ${column('publish_date')}::text[], ${column('publisher')}::text[],
               ${column('created')}::bigint[], ${column('updated')}::bigint[], ${column('comment')}::text[],
               ${column('path')}::text[], ${column('formats')}::text[], ${column('format_mask')}::int[],
-              ${books.map(tsvectorLiteral)}::text[]
-            ) as u(${sql.raw(COLUMNS)}, search_text)
+              ${books.map(titleWords)}::int[], ${books.map(tsvectorLiteral)}::text[]
+            ) as u(${sql.raw(COLUMNS)}, title_words, search_text)
             on conflict (id) do update set
               title = excluded.title, author = excluded.author, identifier = excluded.identifier,
               publish_date = excluded.publish_date, publisher = excluded.publisher, created = excluded.created,
               updated = excluded.updated, comment = excluded.comment, path = excluded.path,
-              formats = excluded.formats, format_mask = excluded.format_mask, search = excluded.search`.execute(trx);
+              formats = excluded.formats, format_mask = excluded.format_mask, title_words = excluded.title_words,
+              search = excluded.search`.execute(trx);
         };
         const result = await load(async (book) => {
           batch.set(book.id, book);

@@ -20,6 +20,8 @@ import {
   fromRow,
   indexedText,
   RANKED_MATCH_LIMIT,
+  ranksByTitleLength,
+  titleWords,
   toRow,
   VERSION_SETTING,
   BOOK_COLUMNS,
@@ -62,6 +64,21 @@ function searchStatements(query: Omit<CatalogueQuery, 'format'> & { mask: number
   if (used.length === 1) {
     const name = used[0]!;
     const match = termsIn(name, query.fields, query.terms, 'AND');
+    if (ranksByTitleLength(query)) {
+      return {
+        count:
+          query.mask === 0
+            ? sql<{ n: number }>`select count(*) as n from ${table(name)} where ${table(name)} match ${match}`
+            : sql<{ n: number }>`
+              select count(*) as n from ${table(name)} f join books b on b.seq = f.rowid
+              where ${table(name)} match ${match} ${formatFilter}`,
+        page: (total: number) => sql<BookRow>`
+          select ${PREFIXED_COLUMNS} from ${table(name)} f join books b on b.seq = f.rowid
+          where ${table(name)} match ${match} ${formatFilter}
+          order by ${total > RANKED_MATCH_LIMIT ? sql`b.seq desc` : sql`b.title_words, b.seq`}
+          limit ${query.size} offset ${query.from}`,
+      };
+    }
     if (query.mask === 0) {
       return {
         count: sql<{ n: number }>`select count(*) as n from ${table(name)} where ${table(name)} match ${match}`,
@@ -190,11 +207,12 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catal
       const statements = {
         find: writer.prepare('select seq from books where id = ?'),
         insert: writer.prepare(
-          `insert into books (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (id) do nothing`,
+          `insert into books (${COLUMNS}, title_words) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           on conflict (id) do nothing`,
         ),
         update: writer.prepare(
           `update books set title = ?, author = ?, identifier = ?, publish_date = ?, publisher = ?, created = ?,
-           updated = ?, comment = ?, path = ?, formats = ?, format_mask = ? where seq = ?`,
+           updated = ?, comment = ?, path = ?, formats = ?, format_mask = ?, title_words = ? where seq = ?`,
         ),
         unindexMeta: writer.prepare('delete from books_fts_meta where rowid = ?'),
         unindexText: writer.prepare('delete from books_fts_text where rowid = ?'),
@@ -205,12 +223,12 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catal
         const r = toRow(book);
         // Most books are new (all of them in a replace): try the insert first, look up only on a clash.
         const inserted = statements.insert.run(r.id, r.title, r.author, r.identifier, r.publish_date, r.publisher,
-          r.created, r.updated, r.comment, r.path, r.formats, r.format_mask);
+          r.created, r.updated, r.comment, r.path, r.formats, r.format_mask, titleWords(book));
         let seq = Number(inserted.lastInsertRowid);
         if (inserted.changes === 0) {
           seq = (statements.find.get(r.id) as { seq: number }).seq;
           statements.update.run(r.title, r.author, r.identifier, r.publish_date, r.publisher, r.created, r.updated,
-            r.comment, r.path, r.formats, r.format_mask, seq);
+            r.comment, r.path, r.formats, r.format_mask, titleWords(book), seq);
           statements.unindexMeta.run(seq);
           statements.unindexText.run(seq);
         }

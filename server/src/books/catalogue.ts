@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
 import type { BooksTable, Database } from '../storage/schema.ts';
 import { BOOK_FORMATS } from '../../../contract/books.ts';
-import { htmlText } from '../search/search-text.ts';
+import { htmlText, searchWords } from '../search/search-text.ts';
 
 /** One catalogue per installation, behind one interface with an implementation per database. */
 export interface Catalogue {
@@ -65,6 +65,17 @@ export function indexedText(book: CatalogueBook): Record<BookSearchField, string
     file_path: book.formats.length > 0 ? book.formats.join(' ') : book.path,
   };
 }
+
+/**
+ * A search of titles alone is ranked by the title's length in words, shortest first: that is
+ * BM25's order when each word of the search matches once in each title, as it nearly always
+ * does. It is stored with the book, so ranking reads one number a match rather than BM25's walk
+ * of every searched word's postings, and both databases give the same order.
+ */
+export const titleWords = (book: CatalogueBook) => searchWords(book.title).length;
+
+export const ranksByTitleLength = (query: Pick<CatalogueQuery, 'fields'>) =>
+  query.fields.length === 1 && query.fields[0] === 'title';
 
 /** The row as stored: times as epoch milliseconds, formats as JSON. */
 export type BookRow = Omit<Selectable<BooksTable>, 'seq'>;

@@ -1,5 +1,8 @@
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import { foldDiacritics, searchWords } from '../search/search-text.ts';
 import type { Dialect } from './database.ts';
+
+const BACKFILL_PAGE = 1000;
 
 /** Migrations in order; a name once released never changes. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -93,6 +96,34 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
       // SQLite sorts NULL lowest, so DESC already puts books without a time last, as NULLS LAST does here.
       const newestFirst = dialect === 'sqlite' ? sql`updated desc, seq` : sql`updated desc nulls last, seq`;
       await sql`create index books_updated on books (${newestFirst})`.execute(db);
+    },
+  },
+  '0006-books-ranking': {
+    // SQLite's BM25 needs each word's place in the text: a contentless index that keeps only the
+    // column (0002) scores every match 0, so searches came back in catalogue order. The title and
+    // author index keeps positions now (titles are short: a small index). Both databases store the
+    // title's word count, by which they rank a search of titles alone (catalogue.ts).
+    async up(db: Kysely<unknown>) {
+      await sql`alter table books add column title_words integer not null default 0`.execute(db);
+      if (dialect === 'sqlite') {
+        await sql`drop table books_fts_meta`.execute(db);
+        await sql`create virtual table books_fts_meta using fts5(
+          title, author, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3'
+        )`.execute(db);
+      }
+      for (let after = 0; ; ) {
+        const { rows } = await sql<{ seq: number; title: string; author: string }>`
+          select seq, title, author from books where seq > ${after} order by seq limit ${BACKFILL_PAGE}`.execute(db);
+        for (const row of rows) {
+          await sql`update books set title_words = ${searchWords(row.title).length} where seq = ${row.seq}`.execute(db);
+          if (dialect === 'sqlite') {
+            await sql`insert into books_fts_meta (rowid, title, author)
+              values (${row.seq}, ${foldDiacritics(row.title)}, ${foldDiacritics(row.author)})`.execute(db);
+          }
+        }
+        if (rows.length < BACKFILL_PAGE) return;
+        after = rows[rows.length - 1]!.seq;
+      }
     },
   },
 });

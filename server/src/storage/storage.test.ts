@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, openTestStorage, testDialects } from '../test/test-app.ts';
 import { migrate, openStorage, type Storage } from './database.ts';
@@ -45,6 +45,35 @@ describe.each(testDialects)('storage on %s', (dialect) => {
     } finally {
       await fresh.close();
       await other.drop();
+    }
+  });
+
+  it('ranks the books of a catalogue loaded before 0006 once migrated', async () => {
+    const database = await createTestDatabase(dialect);
+    const old = await openStorage(database);
+    try {
+      const migrator = new Migrator({
+        db: old.db,
+        provider: migrationProvider(dialect),
+        ...(database.postgresSchema ? { migrationTableSchema: database.postgresSchema } : {}),
+      });
+      expect((await migrator.migrateTo('0002-books')).error).toBeUndefined();
+      const search = dialect === 'sqlite' ? sql`` : sql`, search`;
+      const searchValue = dialect === 'sqlite' ? sql`` : sql`, ''`;
+      await sql`insert into books (id, title, author, identifier, publisher, path, formats, format_mask ${search})
+        values ('7', 'Les Misérables, tome I', 'Victor Hugo', '', '', 'a.epub', '["a.epub"]', 2 ${searchValue})`.execute(old.db);
+      await migrate(old);
+      const row = await old.db.selectFrom('books').select(['id', sql<number>`title_words`.as('words')]).executeTakeFirstOrThrow();
+      expect(row).toEqual({ id: '7', words: 4 });
+      if (dialect === 'sqlite') {
+        const { rows } = await sql<{ score: number }>`select bm25(books_fts_meta) as score from books_fts_meta
+          where books_fts_meta match '"miserables"* AND "hugo"'`.execute(old.db);
+        expect(rows).toHaveLength(1);
+        expect(rows[0]!.score).toBeLessThan(0);
+      }
+    } finally {
+      await old.close();
+      await database.drop();
     }
   });
 
