@@ -52,6 +52,7 @@ async function writeFloor(count: number): Promise<{ books: number; booksPerSecon
     await catalogue.load('replace', async (write) => {
       for (const book of books) await write(book);
     });
+    await catalogue.close();
     return { books: count, booksPerSecond: Math.round(count / ((performance.now() - started) / 1000)) };
   } finally {
     await storage.close();
