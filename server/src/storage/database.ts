@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations.ts';
 import { nodeSqliteDatabase } from './node-sqlite.ts';
@@ -31,6 +31,23 @@ const pgTypes = {
     oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/**
+ * SQLite changes its schema inside transactions; Kysely assumes it cannot, and would run
+ * migrations without one, so that a migration cut short (a failure, a kill) left its first
+ * statements done and the next start failing on them. Told otherwise, it runs them in one.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl() {
+    return true;
+  }
+}
+
+class SqliteWithTransactionalDdl extends SqliteDialect {
+  override createAdapter() {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   if (options.databaseUrl) {
     const postgres: pg.PoolConfig = {
@@ -45,7 +62,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const sqliteFile = path.join(options.dataDir, 'organiser.sqlite');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: nodeSqliteDatabase(sqliteFile) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteWithTransactionalDdl({ database: nodeSqliteDatabase(sqliteFile) }) });
   return { db, dialect: 'sqlite', postgres: undefined, sqliteFile, close: () => db.destroy() };
 }
 

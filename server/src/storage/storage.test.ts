@@ -77,6 +77,30 @@ describe.each(testDialects)('storage on %s', (dialect) => {
     }
   });
 
+  it('leaves nothing of a migration that fails halfway', async () => {
+    const failing = new Migrator({
+      db: storage.db,
+      ...(dialect === 'postgres' ? { migrationTableSchema: (await sql<{ s: string }>`select current_schema() as s`.execute(storage.db)).rows[0]!.s } : {}),
+      provider: {
+        getMigrations: async () => ({
+          ...(await migrationProvider(dialect).getMigrations()),
+          '9999-half-done': {
+            async up(db) {
+              await sql`create table half_done (id integer)`.execute(db);
+              await sql`alter table books add column half_done integer`.execute(db);
+              throw new Error('cut short');
+            },
+          },
+        }),
+      },
+    });
+    const { error } = await failing.migrateToLatest();
+    expect(String(error)).toContain('cut short');
+    const tables = await storage.db.introspection.getTables();
+    expect(tables.map((table) => table.name)).not.toContain('half_done');
+    expect(tables.find((table) => table.name === 'books')?.columns.map((column) => column.name)).not.toContain('half_done');
+  });
+
   it('reads back epoch-millisecond times as numbers', async () => {
     await storage.db.insertInto('users').values(user('u1', 'u1@example.org')).execute();
     const row = await storage.db.selectFrom('users').select('created_at').executeTakeFirstOrThrow();
