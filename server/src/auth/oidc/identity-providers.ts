@@ -1,0 +1,52 @@
+import * as client from 'openid-client';
+import type { IdentityProviderId } from '../../../../contract/auth.ts';
+import type { Config } from '../../config.ts';
+
+/** Seconds to wait for a provider's discovery document, keys and token endpoint. */
+const PROVIDER_TIMEOUT_SECONDS = 10;
+
+export type IdentityProvider = {
+  id: IdentityProviderId;
+  /** What the user knows it as, in messages. */
+  name: string;
+  issuer: string;
+  /** The provider's discovered configuration, fetched at first use and kept once it succeeds. */
+  configuration(): Promise<client.Configuration>;
+};
+
+export type IdentityProviders = ReadonlyMap<IdentityProviderId, IdentityProvider>;
+
+/** The configured providers: Google, and one generic OpenID Connect issuer. */
+export function createIdentityProviders(config: Pick<Config, 'google' | 'oidc'>): IdentityProviders {
+  const providers = new Map<IdentityProviderId, IdentityProvider>();
+  if (config.google) providers.set('google', identityProvider('google', 'Google', config.google));
+  if (config.oidc) providers.set('oidc', identityProvider('oidc', config.oidc.name, config.oidc));
+  return providers;
+}
+
+function identityProvider(
+  id: IdentityProviderId,
+  name: string,
+  { issuer, clientId, clientSecret }: { issuer: string; clientId: string; clientSecret: string },
+): IdentityProvider {
+  let discovered: Promise<client.Configuration> | null = null;
+  const issuerUrl = new URL(issuer);
+  // The configuration accepts plain http only for a provider on loopback.
+  const execute = issuerUrl.protocol === 'http:' ? [client.allowInsecureRequests] : [];
+
+  return {
+    id,
+    name,
+    issuer,
+    configuration() {
+      // The server starts, and keeps serving, while a provider is down: discovery is retried at the next sign-in.
+      discovered ??= client
+        .discovery(issuerUrl, clientId, clientSecret, undefined, { execute, timeout: PROVIDER_TIMEOUT_SECONDS })
+        .catch((error: unknown) => {
+          discovered = null;
+          throw error;
+        });
+      return discovered;
+    },
+  };
+}
