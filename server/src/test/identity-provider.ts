@@ -23,6 +23,7 @@ export type TestIdentityProviderOptions = {
   port?: number;
 };
 
+/** `close` may be called again once the provider is down. */
 export type TestIdentityProvider = { issuer: string; close(): Promise<void> };
 
 /**
@@ -52,6 +53,7 @@ export async function startTestIdentityProvider(options: TestIdentityProviderOpt
     issuer,
     close: () =>
       new Promise((resolve, reject) => {
+        if (!server.listening) return resolve();
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
@@ -72,6 +74,8 @@ async function configuration(options: TestIdentityProviderOptions): Promise<Conf
     ],
     jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig' }] },
     cookies: { keys: ['test identity provider cookie key'] },
+    // Set, so that oidc-provider does not print a notice for each default it falls back to.
+    ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'picture'] },
     conformIdTokenClaims: !options.claimsInIdToken,
     features: { devInteractions: { enabled: false } },

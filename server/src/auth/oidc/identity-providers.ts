@@ -10,7 +10,12 @@ export type IdentityProvider = {
   /** What the user knows it as, in messages. */
   name: string;
   issuer: string;
-  /** The provider's discovered configuration, fetched at first use and kept once it succeeds. */
+  /**
+   * Fetches the provider's configuration afresh: a sign-in starts with it, so that a provider
+   * that has gone down is reported at once rather than in a popup stuck on a browser error.
+   */
+  discover(): Promise<client.Configuration>;
+  /** The configuration last discovered, or a new discovery when there is none. */
   configuration(): Promise<client.Configuration>;
 };
 
@@ -34,19 +39,17 @@ function identityProvider(
   // The configuration accepts plain http only for a provider on loopback.
   const execute = issuerUrl.protocol === 'http:' ? [client.allowInsecureRequests] : [];
 
-  return {
-    id,
-    name,
-    issuer,
-    configuration() {
-      // The server starts, and keeps serving, while a provider is down: discovery is retried at the next sign-in.
-      discovered ??= client
-        .discovery(issuerUrl, clientId, clientSecret, undefined, { execute, timeout: PROVIDER_TIMEOUT_SECONDS })
-        .catch((error: unknown) => {
-          discovered = null;
-          throw error;
-        });
-      return discovered;
-    },
-  };
+  // The server starts, and keeps serving, while a provider is down: nothing is fetched until a sign-in.
+  function discover(): Promise<client.Configuration> {
+    const pending = client
+      .discovery(issuerUrl, clientId, clientSecret, undefined, { execute, timeout: PROVIDER_TIMEOUT_SECONDS })
+      .catch((error: unknown) => {
+        if (discovered === pending) discovered = null;
+        throw error;
+      });
+    discovered = pending;
+    return pending;
+  }
+
+  return { id, name, issuer, discover, configuration: () => discovered ?? discover() };
 }

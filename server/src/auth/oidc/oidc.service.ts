@@ -29,7 +29,7 @@ export function createOidcService({ providers, flows, accounts, auth, events }: 
 
     /** Where to send the browser, and the sealed flow it must bring back to the callback. */
     async start(provider: IdentityProvider, redirectUri: string): Promise<{ location: string; flowToken: string }> {
-      const configuration = await reach(provider, provider.configuration());
+      const configuration = await reach(provider, provider.discover());
       const flow = {
         provider: provider.id,
         state: client.randomState(),
