@@ -40,9 +40,13 @@ function identityProvider(
   const execute = issuerUrl.protocol === 'http:' ? [client.allowInsecureRequests] : [];
 
   // The server starts, and keeps serving, while a provider is down: nothing is fetched until a sign-in.
+  // The secret goes in the Basic header, the method every provider must accept (RFC 6749 §2.3.1).
   function discover(): Promise<client.Configuration> {
     const pending = client
-      .discovery(issuerUrl, clientId, clientSecret, undefined, { execute, timeout: PROVIDER_TIMEOUT_SECONDS })
+      .discovery(issuerUrl, clientId, undefined, client.ClientSecretBasic(clientSecret), {
+        execute,
+        timeout: PROVIDER_TIMEOUT_SECONDS,
+      })
       .catch((error: unknown) => {
         if (discovered === pending) discovered = null;
         throw error;
