@@ -9,7 +9,6 @@ export type IdentityProvider = {
   id: IdentityProviderId;
   /** What the user knows it as, in messages. */
   name: string;
-  issuer: string;
   /**
    * Fetches the provider's configuration afresh: a sign-in starts with it, so that a provider
    * that has gone down is reported at once rather than in a popup stuck on a browser error.
@@ -55,5 +54,5 @@ function identityProvider(
     return pending;
   }
 
-  return { id, name, issuer, discover, configuration: () => discovered ?? discover() };
+  return { id, name, discover, configuration: () => discovered ?? discover() };
 }

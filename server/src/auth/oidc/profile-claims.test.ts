@@ -5,6 +5,7 @@ describe('a provider profile from ID token and userinfo claims', () => {
   it('keeps subject, a normalised e-mail, the verified flag, the name and an https photo', () => {
     expect(
       profileFromClaims({
+        iss: 'https://accounts.google.com',
         sub: '1098',
         email: ' Ada@Example.ORG ',
         email_verified: true,
@@ -12,6 +13,7 @@ describe('a provider profile from ID token and userinfo claims', () => {
         picture: 'https://lh3.googleusercontent.com/a/ada=s96-c',
       }),
     ).toEqual({
+      issuer: 'https://accounts.google.com',
       subject: '1098',
       email: 'ada@example.org',
       emailVerified: true,

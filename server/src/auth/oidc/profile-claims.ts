@@ -2,6 +2,8 @@ import { Email } from '../../../../contract/auth.ts';
 
 /** What a provider says about a person, reduced to what a user record keeps. */
 export type ProviderProfile = {
+  /** The issuer and subject name the person at the provider for good. */
+  issuer: string;
   subject: string;
   email: string | null;
   emailVerified: boolean;
@@ -12,11 +14,12 @@ export type ProviderProfile = {
 const MAX_DISPLAY_NAME = 100;
 const MAX_PHOTO_URL = 2048;
 
-/** Claims from the ID token, and from the userinfo endpoint when the ID token leaves them out. */
+/** Claims of a verified ID token, with the userinfo endpoint's when the ID token leaves them out. */
 export function profileFromClaims(claims: Record<string, unknown>): ProviderProfile {
   const parsedEmail = Email.safeParse(claims.email);
   const email = parsedEmail.success ? parsedEmail.data : null;
   return {
+    issuer: String(claims.iss),
     subject: String(claims.sub),
     email,
     // Some providers send the flag as the string "true".

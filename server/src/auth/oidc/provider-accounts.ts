@@ -17,16 +17,16 @@ type Dependencies = { db: Kysely<Database>; clock: Clock; allowSignup: boolean }
  */
 export function createProviderAccounts({ db, clock, allowSignup }: Dependencies) {
   return {
-    signIn(provider: IdentityProvider, profile: ProviderProfile): Promise<UserRow> {
+    signIn(provider: Pick<IdentityProvider, 'name'>, profile: ProviderProfile): Promise<UserRow> {
       return db.transaction().execute(async (trx) => {
         const users = createUsersStore(trx);
         const identities = createIdentitiesStore(trx);
         const now = clock.now();
-        const linked = await identities.find(provider.issuer, profile.subject);
+        const linked = await identities.find(profile.issuer, profile.subject);
         if (linked) {
-          await identities.touch(provider.issuer, profile.subject, now);
+          await identities.touch(profile.issuer, profile.subject, now);
           const user = await users.findById(linked.user_id);
-          if (!user) throw new Error(`identity ${profile.subject} of ${provider.issuer} links to no user`);
+          if (!user) throw new Error(`identity ${profile.subject} of ${profile.issuer} links to no user`);
           return updateProfile(users, user, profile, now);
         }
 
@@ -38,7 +38,7 @@ export function createProviderAccounts({ db, clock, allowSignup }: Dependencies)
         if (!profile.emailVerified) {
           throw new AppError(403, `${provider.name} has not verified your e-mail address ${profile.email}; verify it there and try again`);
         }
-        const identity = { issuer: provider.issuer, subject: profile.subject, created_at: now, last_sign_in_at: now };
+        const identity = { issuer: profile.issuer, subject: profile.subject, created_at: now, last_sign_in_at: now };
         const existing = await users.findByEmail(profile.email);
         if (existing) {
           await identities.insert({ ...identity, user_id: existing.id });
