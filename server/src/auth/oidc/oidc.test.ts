@@ -299,6 +299,25 @@ describe.each(testDialects)('sign-in through an identity provider on %s', (diale
     });
   });
 
+  it('notices a provider that has gone down since the last sign-in, before sending the popup there', async () => {
+    const shortLived = await startTestIdentityProvider({
+      ...CLIENT,
+      redirectUris: [`${PUBLIC_URL}/auth/oidc/oidc/callback`],
+      accounts,
+    });
+    await rebuild({ OIDC_ISSUER: shortLived.issuer });
+    expect((await start()).statusCode).toBe(302);
+
+    await shortLived.close();
+
+    const response = await start();
+    expect(response.statusCode).toBe(502);
+    expect(postedResult(response.body)).toMatchObject({
+      ok: false,
+      message: 'Keycloak cannot be reached; please try again later',
+    });
+  });
+
   it('serves the script that posts the result, under the strict policy', async () => {
     const response = await t.app.inject({ url: '/auth/oidc/sign-in-result.js' });
     expect(response.statusCode).toBe(200);

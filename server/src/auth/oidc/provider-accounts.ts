@@ -36,7 +36,10 @@ export function createProviderAccounts({ db, clock, allowSignup }: Dependencies)
         // An unverified address could be anyone's: it must neither open an account that uses it
         // nor make its holder an admin through ADMIN_EMAILS.
         if (!profile.emailVerified) {
-          throw new AppError(403, `${provider.name} has not verified your e-mail address ${profile.email}; verify it there and try again`);
+          throw new AppError(
+            403,
+            `${provider.name} has not verified your e-mail address ${profile.email}; verify it there and try again`,
+          );
         }
         const identity = { issuer: profile.issuer, subject: profile.subject, created_at: now, last_sign_in_at: now };
         const existing = await users.findByEmail(profile.email);
