@@ -58,3 +58,20 @@ export const AuthReply = z.object({
   user: AuthUser,
 });
 export type AuthReply = z.infer<typeof AuthReply>;
+
+/** Marks the messages the sign-in popup posts to its opener, among any others the page receives. */
+export const SIGN_IN_RESULT_SOURCE = 'organiser-sign-in';
+
+/**
+ * What the provider sign-in popup posts to the window that opened it. It carries no token: on
+ * success the refresh cookie is set, and the opener gets its bearer token from `POST /auth/refresh`.
+ */
+export const SignInResult = z.discriminatedUnion('ok', [
+  z.object({ source: z.literal(SIGN_IN_RESULT_SOURCE), ok: z.literal(true) }),
+  z.object({ source: z.literal(SIGN_IN_RESULT_SOURCE), ok: z.literal(false), message: z.string() }),
+]);
+export type SignInResult = z.infer<typeof SignInResult>;
+
+/** The identity providers `GET /auth/oidc/{provider}/start` knows. */
+export const IdentityProviderId = z.enum(['google', 'oidc']);
+export type IdentityProviderId = z.infer<typeof IdentityProviderId>;

@@ -5,6 +5,11 @@ import path from 'node:path';
 import { createAuthService } from './auth/auth.service.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { createLoginLimiter } from './auth/login-limiter.ts';
+import { createIdentityProviders } from './auth/oidc/identity-providers.ts';
+import { createOidcService } from './auth/oidc/oidc.service.ts';
+import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
+import { createProviderAccounts } from './auth/oidc/provider-accounts.ts';
+import { createSignInFlows } from './auth/oidc/sign-in-flow.ts';
 import { requireUser } from './auth/require-user.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
 import { createAccessTokens } from './auth/tokens.ts';
@@ -51,7 +56,8 @@ export async function buildApp({ config, storage, clock = systemClock, logger = 
   await registerOpenApi(app);
   await app.register(cookie);
 
-  const tokens = createAccessTokens(await loadSigningKey(storage.db, config.jwtSecret), clock);
+  const signingKey = await loadSigningKey(storage.db, config.jwtSecret);
+  const tokens = createAccessTokens(signingKey, clock);
   const auth = createAuthService({
     db: storage.db,
     clock,
@@ -65,6 +71,14 @@ export async function buildApp({ config, storage, clock = systemClock, logger = 
 
   await app.register(healthRoutes, { storage });
   await app.register(authRoutes, { auth, limiter: createLoginLimiter(), config });
+  const oidc = createOidcService({
+    providers: createIdentityProviders(config),
+    flows: createSignInFlows(signingKey, clock),
+    accounts: createProviderAccounts({ db: storage.db, clock, allowSignup: config.allowSignup }),
+    auth,
+    events,
+  });
+  await app.register(oidcRoutes, { oidc, config });
   app.decorateRequest('user', null as never);
   await app.register(async (signedIn) => {
     signedIn.addHook('onRequest', requireUser(tokens));

@@ -33,8 +33,35 @@ describe('configuration from the environment', () => {
       databaseUrl: 'postgres://u@db/organiser',
       adminEmails: ['ann@example.org', 'bob@example.org'],
       allowSignup: true,
-      google: { clientId: 'id', clientSecret: 'secret' },
+      google: { issuer: 'https://accounts.google.com', clientId: 'id', clientSecret: 'secret' },
     });
+  });
+
+  it('takes the Google issuer from GOOGLE_ISSUER, and the generic provider from OIDC_*', () => {
+    const config = loadConfig({
+      GOOGLE_CLIENT_ID: 'id',
+      GOOGLE_CLIENT_SECRET: 'secret',
+      GOOGLE_ISSUER: 'http://127.0.0.1:4000',
+      OIDC_ISSUER: 'https://id.example.org/realms/home',
+      OIDC_CLIENT_ID: 'organiser',
+      OIDC_CLIENT_SECRET: 'oidc secret',
+      OIDC_NAME: 'Keycloak',
+    });
+    expect(config.google).toEqual({ issuer: 'http://127.0.0.1:4000', clientId: 'id', clientSecret: 'secret' });
+    expect(config.oidc).toEqual({
+      issuer: 'https://id.example.org/realms/home',
+      clientId: 'organiser',
+      clientSecret: 'oidc secret',
+      name: 'Keycloak',
+    });
+  });
+
+  it('refuses an issuer over plain http unless it is on this machine', () => {
+    const withIssuer = (issuer: string) =>
+      loadConfig({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'organiser', OIDC_CLIENT_SECRET: 'secret' });
+    expect(() => withIssuer('http://id.example.org')).toThrow(/OIDC_ISSUER="http:\/\/id.example.org": expected an https:\/\/ URL/);
+    expect(withIssuer('http://[::1]:8443').oidc?.issuer).toBe('http://[::1]:8443');
+    expect(() => loadConfig({ GOOGLE_ISSUER: 'ftp://accounts.google.com' })).toThrow(/GOOGLE_ISSUER/);
   });
 
   it('stops with every bad variable and what it expects', () => {

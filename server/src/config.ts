@@ -5,6 +5,14 @@ const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'expected true or false' })
   .transform((value) => ['true', '1', 'yes'].includes(value));
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** Identity providers speak https; plain http is accepted on loopback only, for a provider on the same machine. */
+const issuerUrl = z.url({ error: 'expected the issuer URL' }).refine((value) => {
+  const url = new URL(value);
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+}, 'expected an https:// URL (http:// only on 127.0.0.1, ::1 or localhost)');
+
 const emailList = z
   .string()
   .transform((value) => value.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean))
@@ -30,7 +38,8 @@ const Environment = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
-  OIDC_ISSUER: z.url({ error: 'expected the issuer URL' }).optional(),
+  GOOGLE_ISSUER: issuerUrl.default('https://accounts.google.com'),
+  OIDC_ISSUER: issuerUrl.optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_NAME: z.string().min(1).max(40).default('OpenID Connect'),
@@ -50,7 +59,7 @@ export type Config = {
   allowSignup: boolean;
   trustProxy: boolean;
   logLevel: string;
-  google: { clientId: string; clientSecret: string } | undefined;
+  google: { issuer: string; clientId: string; clientSecret: string } | undefined;
   oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | undefined;
 };
 
@@ -92,7 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
-        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
+        ? { issuer: e.GOOGLE_ISSUER, clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
         : undefined,
     oidc:
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET

@@ -7,9 +7,7 @@ import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { AuthService, SignedIn } from './auth.service.ts';
 import type { LoginLimiter } from './login-limiter.ts';
-
-export const REFRESH_COOKIE = 'organiser_refresh';
-const COOKIE_PATH = '/auth';
+import { clearRefreshCookie, REFRESH_COOKIE, setRefreshCookie } from './refresh-cookie.ts';
 
 type Options = {
   auth: AuthService;
@@ -23,18 +21,8 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, limit
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   function sendSignedIn(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) {
-    reply.setCookie(REFRESH_COOKIE, signedIn.refreshToken, {
-      path: COOKIE_PATH,
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: request.protocol === 'https',
-      maxAge: config.sessionDays * 24 * 60 * 60,
-    });
+    setRefreshCookie(request, reply, signedIn.refreshToken, config.sessionDays);
     return signedIn.reply;
-  }
-
-  function clearCookie(reply: FastifyReply) {
-    reply.clearCookie(REFRESH_COOKIE, { path: COOKIE_PATH });
   }
 
   routes.get(
@@ -97,7 +85,7 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, limit
       try {
         return sendSignedIn(request, reply, await auth.refresh(token));
       } catch (error) {
-        clearCookie(reply);
+        clearRefreshCookie(reply);
         throw error;
       }
     },
@@ -115,7 +103,7 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, limit
     async (request, reply) => {
       const token = request.cookies[REFRESH_COOKIE];
       if (token) await auth.logout(token);
-      clearCookie(reply);
+      clearRefreshCookie(reply);
       return reply.status(204).send(null);
     },
   );

@@ -98,6 +98,11 @@ export function createAuthService({ db, clock, tokens, adminEmails, allowSignup,
       return issue(user, randomUUID());
     },
 
+    /** A new sign-in for a user an identity provider has vouched for (auth/oidc/). */
+    signInAs(user: UserRow): Promise<SignedIn> {
+      return issue(user, randomUUID());
+    },
+
     /** Rotates the refresh token; a rotated token presented again revokes its whole family. */
     async refresh(refreshToken: string): Promise<SignedIn> {
       const now = clock.now();

@@ -98,6 +98,21 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
       await sql`create index books_updated on books (${newestFirst})`.execute(db);
     },
   },
+  '0005-oidc-identities': {
+    async up(db: Kysely<unknown>) {
+      // One row per provider account: the issuer and its subject name a person for good, the e-mail may change.
+      await db.schema
+        .createTable('oidc_identities')
+        .addColumn('issuer', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_sign_in_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('oidc_identities_pk', ['issuer', 'subject'])
+        .execute();
+      await db.schema.createIndex('oidc_identities_user').on('oidc_identities').column('user_id').execute();
+    },
+  },
   '0006-books-ranking': {
     // SQLite's BM25 needs each word's place in the text: a contentless index that keeps only the
     // column (0002) scores every match 0, so searches came back in catalogue order. The title and

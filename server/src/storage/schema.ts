@@ -9,6 +9,7 @@ export interface Database {
   sessions: SessionsTable;
   settings: SettingsTable;
   books: BooksTable;
+  oidc_identities: OidcIdentitiesTable;
 }
 
 export interface UsersTable {
@@ -55,4 +56,13 @@ export interface BooksTable {
   path: string;
   formats: string;
   format_mask: number;
+}
+
+/** A provider account (auth/oidc/) linked to a user: found by issuer and subject at every sign-in. */
+export interface OidcIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  created_at: number;
+  last_sign_in_at: number;
 }

@@ -21,6 +21,13 @@ export function createUsersStore(db: Kysely<Database>) {
     async insert(row: UserRow): Promise<void> {
       await db.insertInto('users').values(row).execute();
     },
+    async setProfile(id: string, profile: Pick<UserRow, 'display_name' | 'email' | 'photo'>, at: number): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ ...profile, updated_at: at })
+        .where('id', '=', id)
+        .execute();
+    },
     async setTimezone(id: string, timezone: string, at: number): Promise<UserRow | undefined> {
       await db.updateTable('users').set({ timezone, updated_at: at }).where('id', '=', id).execute();
       return this.findById(id);

@@ -18,9 +18,7 @@ export function logOut(client: HttpClient): Promise<void> {
   return client.empty('/auth/logout', { method: 'POST', anonymous: true });
 }
 
-type OidcProvider = 'google' | 'oidc';
-
-/** The popup runs the provider's sign-in; the page it ends on reports back to this window. */
-export function openSignInPopup(provider: OidcProvider): void {
-  window.open(`/auth/oidc/${provider}/start`, 'organiser-sign-in', 'popup,width=480,height=640');
+/** A bearer token from the refresh cookie: after a provider sign-in, as after any expired token. */
+export function refreshSession(client: HttpClient): Promise<AuthReply> {
+  return client.json('/auth/refresh', AuthReply, { method: 'POST', anonymous: true });
 }

@@ -10,6 +10,18 @@ export function ProfilePage() {
   return (
     <section id="profile">
       <h1 className="h3 mb-3">Profile</h1>
+      {auth.photo !== null && (
+        // Identity providers' photo hosts may refuse a request that names another site as its referrer.
+        <img
+          src={auth.photo}
+          alt={`Photo of ${auth.displayName}`}
+          referrerPolicy="no-referrer"
+          className="rounded-circle mb-3"
+          width={96}
+          height={96}
+          id="profile-photo"
+        />
+      )}
       <dl className="row">
         <dt className="col-sm-3">Name</dt>
         <dd className="col-sm-9" id="profile-name">

@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorReply } from '../../../../contract/errors.ts';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../errors.ts';
+import { setRefreshCookie } from '../refresh-cookie.ts';
+import type { IdentityProvider } from './identity-providers.ts';
+import type { OidcService } from './oidc.service.ts';
+import { SIGN_IN_FLOW_SECONDS } from './sign-in-flow.ts';
+import { SIGN_IN_RESULT_SCRIPT, signInResultPage } from './sign-in-result-page.ts';
+
+export const FLOW_COOKIE = 'organiser_oidc_flow';
+const FLOW_COOKIE_PATH = '/auth/oidc';
+const resultScript = fs.readFileSync(new URL('./sign-in-result.js', import.meta.url), 'utf8');
+
+type Options = { oidc: OidcService; config: Pick<Config, 'publicUrl' | 'sessionDays'> };
+
+const ProviderParams = z.strictObject({ provider: z.string() });
+
+export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { oidc, config }) => {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  /** The redirect URI registered at the provider: PUBLIC_URL when set, else the address the browser used. */
+  function redirectUri(request: FastifyRequest, provider: IdentityProvider): string {
+    const origin = config.publicUrl ?? `${request.protocol}://${request.host}`;
+    return `${origin}/auth/oidc/${provider.id}/callback`;
+  }
+
+  function sendResultPage(reply: FastifyReply, failure: AppError | null) {
+    return (
+      reply
+        .status(failure?.statusCode ?? 200)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        // The popup arrives here from the provider's origin; a stricter policy would cut it off from its opener.
+        .header('cross-origin-opener-policy', 'unsafe-none')
+        .send(signInResultPage(failure?.message ?? null))
+    );
+  }
+
+  /** Failures inside the popup end on the result page, which reports them to the login page. */
+  async function inPopup(request: FastifyRequest, reply: FastifyReply, run: () => Promise<FastifyReply>) {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode < 500) return sendResultPage(reply, error);
+      request.log.warn({ err: error }, 'sign-in with an identity provider failed');
+      const failure = error instanceof AppError ? error : new AppError(500, 'Something went wrong; please try again');
+      return sendResultPage(reply, failure);
+    }
+  }
+
+  routes.get(
+    '/auth/oidc/:provider/start',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Opens a sign-in popup: redirects to the identity provider',
+        params: ProviderParams,
+        response: { 302: z.null(), 404: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      const provider = oidc.provider(request.params.provider);
+      return inPopup(request, reply, async () => {
+        const { location, flowToken } = await oidc.start(provider, redirectUri(request, provider));
+        reply.setCookie(FLOW_COOKIE, flowToken, {
+          path: FLOW_COOKIE_PATH,
+          httpOnly: true,
+          // Lax, not Strict: the cookie must come back with the provider's cross-site redirect to the callback.
+          sameSite: 'lax',
+          secure: request.protocol === 'https',
+          maxAge: SIGN_IN_FLOW_SECONDS,
+        });
+        return reply.header('cache-control', 'no-store').redirect(location, 302);
+      });
+    },
+  );
+
+  routes.get(
+    '/auth/oidc/:provider/callback',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "The identity provider's redirect: signs in, sets the refresh cookie, and tells the opener",
+        params: ProviderParams,
+        response: { 404: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      const provider = oidc.provider(request.params.provider);
+      return inPopup(request, reply, async () => {
+        const flowToken = request.cookies[FLOW_COOKIE];
+        // A flow is used once, whatever its outcome.
+        reply.clearCookie(FLOW_COOKIE, { path: FLOW_COOKIE_PATH });
+        const callbackUrl = new URL(redirectUri(request, provider));
+        callbackUrl.search = new URL(request.url, 'http://callback').search;
+        const signedIn = await oidc.finish(provider, callbackUrl, flowToken);
+        setRefreshCookie(request, reply, signedIn.refreshToken, config.sessionDays);
+        return sendResultPage(reply, null);
+      });
+    },
+  );
+
+  routes.get(SIGN_IN_RESULT_SCRIPT, { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(resultScript),
+  );
+};

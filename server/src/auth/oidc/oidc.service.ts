@@ -1,0 +1,112 @@
+import * as client from 'openid-client';
+import type { IdentityProviderId } from '../../../../contract/auth.ts';
+import { AppError, notFound } from '../../errors.ts';
+import type { UserEvents } from '../../users/user-events.ts';
+import type { AuthService, SignedIn } from '../auth.service.ts';
+import type { IdentityProvider, IdentityProviders } from './identity-providers.ts';
+import { profileFromClaims } from './profile-claims.ts';
+import type { ProviderAccounts } from './provider-accounts.ts';
+import type { SignInFlows } from './sign-in-flow.ts';
+
+const SCOPE = 'openid email profile';
+
+type Dependencies = {
+  providers: IdentityProviders;
+  flows: SignInFlows;
+  accounts: ProviderAccounts;
+  auth: AuthService;
+  events: UserEvents;
+};
+
+/** The authorization-code flow with PKCE, state and nonce, from the redirect to the provider to a session. */
+export function createOidcService({ providers, flows, accounts, auth, events }: Dependencies) {
+  return {
+    provider(id: string): IdentityProvider {
+      const provider = providers.get(id as IdentityProviderId);
+      if (!provider) throw notFound('Sign-in provider');
+      return provider;
+    },
+
+    /** Where to send the browser, and the sealed flow it must bring back to the callback. */
+    async start(provider: IdentityProvider, redirectUri: string): Promise<{ location: string; flowToken: string }> {
+      const configuration = await reach(provider, provider.discover());
+      const flow = {
+        provider: provider.id,
+        state: client.randomState(),
+        nonce: client.randomNonce(),
+        codeVerifier: client.randomPKCECodeVerifier(),
+      };
+      const location = client.buildAuthorizationUrl(configuration, {
+        redirect_uri: redirectUri,
+        scope: SCOPE,
+        state: flow.state,
+        nonce: flow.nonce,
+        code_challenge: await client.calculatePKCECodeChallenge(flow.codeVerifier),
+        code_challenge_method: 'S256',
+      });
+      return { location: location.href, flowToken: await flows.seal(flow) };
+    },
+
+    /** `callbackUrl` is the redirect URI with the provider's reply in its query. */
+    async finish(provider: IdentityProvider, callbackUrl: URL, flowToken: string | undefined): Promise<SignedIn> {
+      const flow = await flows.open(flowToken);
+      if (!flow || flow.provider !== provider.id) {
+        throw new AppError(400, 'This sign-in took too long or was not started in this browser; please try again');
+      }
+      if (callbackUrl.searchParams.get('state') !== flow.state) {
+        throw new AppError(400, 'This sign-in could not be verified (its state does not match); please try again');
+      }
+      const configuration = await reach(provider, provider.configuration());
+      const tokens = await reach(
+        provider,
+        client.authorizationCodeGrant(configuration, callbackUrl, {
+          pkceCodeVerifier: flow.codeVerifier,
+          expectedState: flow.state,
+          expectedNonce: flow.nonce,
+          idTokenExpected: true,
+        }),
+      );
+      const idClaims = tokens.claims();
+      if (!idClaims) throw new AppError(502, `${provider.name} sent no ID token`);
+      // Many providers keep e-mail, name and photo for the userinfo endpoint rather than the ID token.
+      const userInfo =
+        idClaims.email === undefined
+          ? await reach(provider, client.fetchUserInfo(configuration, tokens.access_token, idClaims.sub))
+          : {};
+      const user = await accounts.signIn(provider, profileFromClaims({ ...userInfo, ...idClaims }));
+      await events.publish(user.id);
+      return auth.signInAs(user);
+    },
+  };
+}
+export type OidcService = ReturnType<typeof createOidcService>;
+
+/** The provider's own refusals and an unreachable provider, as messages a user can act on. */
+async function reach<T>(provider: IdentityProvider, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof client.AuthorizationResponseError) {
+      if (error.error === 'access_denied') throw new AppError(403, `Sign-in was cancelled at ${provider.name}`);
+      throw new AppError(502, `${provider.name} refused the sign-in: ${error.error_description ?? error.error}`);
+    }
+    if (error instanceof client.ResponseBodyError) {
+      throw new AppError(502, `${provider.name} refused the sign-in: ${error.error_description ?? error.error}`);
+    }
+    if (isNetworkFailure(error)) throw new AppError(502, `${provider.name} cannot be reached; please try again later`);
+    throw error;
+  }
+}
+
+/** fetch fails with a TypeError when it gets no answer, and openid-client's timeout aborts it. */
+function isNetworkFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const cause = error.cause instanceof Error ? error.cause : undefined;
+  return (
+    error instanceof TypeError ||
+    error.name === 'TimeoutError' ||
+    error.name === 'AbortError' ||
+    cause?.name === 'TimeoutError' ||
+    cause instanceof TypeError
+  );
+}

@@ -1,0 +1,49 @@
+import { useEffect, useRef, useState } from 'react';
+import { useDispatch } from 'react-redux';
+import type { IdentityProviderId } from '../../../../contract/auth.ts';
+import { errorMessage } from '../../api/api-error.ts';
+import { useApiClient } from '../../api/api-client-context.ts';
+import { refreshSession } from './auth.api.ts';
+import { signedIn } from './auth.slice.ts';
+import { signInThroughPopup } from './sign-in-popup.ts';
+
+/**
+ * Sign-in through an identity provider's popup. On success the popup leaves the refresh cookie
+ * behind, and the bearer token comes from it as after a reload with an expired token; the user
+ * is then signed in exactly as after a local sign-in.
+ */
+export function useProviderSignIn() {
+  const client = useApiClient();
+  const dispatch = useDispatch();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const running = useRef<AbortController | null>(null);
+
+  useEffect(() => () => running.current?.abort(), []);
+
+  async function signIn(provider: IdentityProviderId): Promise<void> {
+    const stop = new AbortController();
+    running.current = stop;
+    setBusy(true);
+    setError(null);
+    const outcome = await signInThroughPopup(provider, stop.signal);
+    if (stop.signal.aborted) return;
+    if (!outcome.ok) {
+      fail(outcome.message);
+      return;
+    }
+    try {
+      // The page turns to its welcome on success, so this component's state is left as it is.
+      dispatch(signedIn(await refreshSession(client)));
+    } catch (failure) {
+      fail(errorMessage(failure));
+    }
+  }
+
+  function fail(message: string) {
+    setError(message);
+    setBusy(false);
+  }
+
+  return { signIn, busy, error };
+}
