@@ -21,10 +21,8 @@ import {
 const COLUMNS = BOOK_COLUMNS.join(', ');
 const BATCH = 1000;
 
-/** Each field is a weight class, so a query can be limited to fields and rank title above author above the rest. */
+/** Each field is a weight class, so that a query can be limited to fields, and to the title for its ranking. */
 const WEIGHT: Record<BookSearchField, string> = { title: 'A', author: 'B', comment: 'C', file_path: 'D' };
-/** ts_rank's weights, in the order D, C, B, A. */
-const RANK_WEIGHTS = '{0.05, 0.1, 0.4, 1.0}';
 const MAX_POSITION = 16383;
 
 /**
@@ -71,12 +69,11 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
         select count(*) as n from books where search @@ ${tsquery}::tsquery ${formatFilter}`.execute(db);
       const total = Number(count.rows[0]?.n ?? 0);
       if (total <= query.from) return { total, books: [] };
-      const order =
-        total > RANKED_MATCH_LIMIT
-          ? sql`seq desc`
-          : ranksByTitleLength(query)
-            ? sql`title_words, seq`
-            : sql`ts_rank(${RANK_WEIGHTS}::float4[], search, ${tsquery}::tsquery) desc, seq`;
+      const titleTier =
+        query.fields.includes('title') && !ranksByTitleLength(query)
+          ? sql`search @@ ${tsqueryLiteral(query.terms, ['title'])}::tsquery desc,`
+          : sql.raw('');
+      const order = total > RANKED_MATCH_LIMIT ? sql`seq desc` : sql`${titleTier} title_words, seq`;
       const page = await sql<BookRow>`
         select ${sql.raw(COLUMNS)} from books where search @@ ${tsquery}::tsquery ${formatFilter}
         order by ${order} limit ${query.size} offset ${query.from}`.execute(db);

@@ -36,8 +36,8 @@ const COLUMNS = BOOK_COLUMNS.join(', ');
  * paths (long), so that a title search never walks the postings of every comment.
  */
 const INDEXES = {
-  meta: { table: 'books_fts_meta', columns: ['title', 'author'], weights: '10.0, 4.0' },
-  text: { table: 'books_fts_text', columns: ['comment', 'file_path'], weights: '1.0, 1.0' },
+  meta: { table: 'books_fts_meta', columns: ['title', 'author'] },
+  text: { table: 'books_fts_text', columns: ['comment', 'file_path'] },
 } as const;
 type IndexName = keyof typeof INDEXES;
 
@@ -48,85 +48,59 @@ function termsIn(name: IndexName, fields: readonly string[], terms: string[], jo
   return terms.map((term) => `${filter}"${term}"*`).join(` ${join} `);
 }
 
-const bm25 = (name: IndexName) => sql.raw(`bm25(${INDEXES[name].table}, ${INDEXES[name].weights})`);
 const table = (name: IndexName) => sql.raw(INDEXES[name].table);
 const PREFIXED_COLUMNS = sql.raw(COLUMNS.replace(/(\w+)/g, 'b.$1'));
 
 /**
- * The count and page statements of a search with terms. `total` is the count's answer, known
- * before the page is asked for.
+ * The count and page statements of a search with terms, ranked as catalogue.ts says. `total` is
+ * the count's answer, known before the page is asked for.
  */
 function searchStatements(query: Omit<CatalogueQuery, 'format'> & { mask: number }) {
   const used = (Object.keys(INDEXES) as IndexName[]).filter((name) =>
     INDEXES[name].columns.some((column) => query.fields.includes(column)),
   );
   const formatFilter = query.mask === 0 ? sql.raw('') : sql`and b.format_mask & ${query.mask} != 0`;
-  if (used.length === 1) {
-    const name = used[0]!;
-    const match = termsIn(name, query.fields, query.terms, 'AND');
-    if (ranksByTitleLength(query)) {
-      return {
-        count:
-          query.mask === 0
-            ? sql<{ n: number }>`select count(*) as n from ${table(name)} where ${table(name)} match ${match}`
-            : sql<{ n: number }>`
-              select count(*) as n from ${table(name)} f join books b on b.seq = f.rowid
-              where ${table(name)} match ${match} ${formatFilter}`,
-        page: (total: number) => sql<BookRow>`
-          select ${PREFIXED_COLUMNS} from ${table(name)} f join books b on b.seq = f.rowid
-          where ${table(name)} match ${match} ${formatFilter}
-          order by ${total > RANKED_MATCH_LIMIT ? sql`b.seq desc` : sql`b.title_words, b.seq`}
-          limit ${query.size} offset ${query.from}`,
-      };
-    }
-    if (query.mask === 0) {
-      return {
-        count: sql<{ n: number }>`select count(*) as n from ${table(name)} where ${table(name)} match ${match}`,
-        // Rank inside the index and fetch only the page's rows.
-        page: (total: number) =>
-          total > RANKED_MATCH_LIMIT
-            ? sql<BookRow>`
-              select ${PREFIXED_COLUMNS} from (
-                select rowid from ${table(name)} where ${table(name)} match ${match}
-                order by rowid desc limit ${query.size} offset ${query.from}
-              ) m join books b on b.seq = m.rowid order by m.rowid desc`
-            : sql<BookRow>`
-              select ${PREFIXED_COLUMNS} from (
-                select rowid, ${bm25(name)} as score from ${table(name)} where ${table(name)} match ${match}
-                order by score, rowid limit ${query.size} offset ${query.from}
-              ) m join books b on b.seq = m.rowid order by m.score, m.rowid`,
-      };
-    }
-    return {
-      count: sql<{ n: number }>`
-        select count(*) as n from ${table(name)} f join books b on b.seq = f.rowid
-        where ${table(name)} match ${match} ${formatFilter}`,
-      page: (total: number) => sql<BookRow>`
-        select ${PREFIXED_COLUMNS} from ${table(name)} f join books b on b.seq = f.rowid
-        where ${table(name)} match ${match} ${formatFilter}
-        order by ${total > RANKED_MATCH_LIMIT ? sql`b.seq desc` : sql`${bm25(name)}, b.seq`}
-        limit ${query.size} offset ${query.from}`,
-    };
-  }
-  // Fields from both indexes: each term in either, every term somewhere; ranked by both scores.
-  const perTerm = query.terms.map(
-    (term) => sql`select rowid from (
-      select rowid from books_fts_meta where books_fts_meta match ${termsIn('meta', query.fields, [term], 'AND')}
-      union select rowid from books_fts_text where books_fts_text match ${termsIn('text', query.fields, [term], 'AND')})`,
-  );
-  const hits = sql`with hits as (${sql.join(perTerm, sql` intersect `)})`;
+  const only = used.length === 1 ? used[0]! : undefined;
+  // Each term in at least one chosen field: one index can say so at once; across the two, each
+  // term is looked up in both and the books that have every term are kept.
+  const hits = only
+    ? sql`select rowid from ${table(only)} where ${table(only)} match ${termsIn(only, query.fields, query.terms, 'AND')}`
+    : sql.join(
+        query.terms.map(
+          (term) => sql`select rowid from books_fts_meta where books_fts_meta match ${termsIn('meta', query.fields, [term], 'AND')}
+            union select rowid from books_fts_text where books_fts_text match ${termsIn('text', query.fields, [term], 'AND')}`,
+        ),
+        sql` intersect `,
+      );
+  // Books whose title holds every term come first; a search of titles alone needs no second look.
+  const titleTier = query.fields.includes('title') && !ranksByTitleLength(query);
+  const titleMatches = titleTier
+    ? sql`left join (select rowid from books_fts_meta where books_fts_meta match ${termsIn('meta', ['title'], query.terms, 'AND')}) t
+        on t.rowid = h.rowid`
+    : sql.raw('');
+  const rank = titleTier ? sql`t.rowid is null, b.title_words, b.seq` : sql`b.title_words, b.seq`;
   return {
-    count: sql<{ n: number }>`${hits} select count(*) as n from hits h join books b on b.seq = h.rowid where 1 = 1 ${formatFilter}`,
-    page: (total: number) => sql<BookRow>`${hits},
-      meta as (select rowid, ${bm25('meta')} as score from books_fts_meta
-               where books_fts_meta match ${termsIn('meta', query.fields, query.terms, 'OR')}),
-      text as (select rowid, ${bm25('text')} as score from books_fts_text
-               where books_fts_text match ${termsIn('text', query.fields, query.terms, 'OR')})
-      select ${PREFIXED_COLUMNS} from hits h join books b on b.seq = h.rowid
-      left join meta on meta.rowid = h.rowid left join text on text.rowid = h.rowid
-      where 1 = 1 ${formatFilter}
-      order by ${total > RANKED_MATCH_LIMIT ? sql`h.rowid desc` : sql`coalesce(meta.score, 0) + coalesce(text.score, 0), h.rowid`}
-      limit ${query.size} offset ${query.from}`,
+    count:
+      query.mask === 0
+        ? sql<{ n: number }>`select count(*) as n from (${hits})`
+        : sql<{ n: number }>`select count(*) as n from (${hits}) h join books b on b.seq = h.rowid where 1 = 1 ${formatFilter}`,
+    page: (total: number) => {
+      if (total <= RANKED_MATCH_LIMIT) {
+        return sql<BookRow>`
+          select ${PREFIXED_COLUMNS} from (${hits}) h join books b on b.seq = h.rowid ${titleMatches}
+          where 1 = 1 ${formatFilter}
+          order by ${rank} limit ${query.size} offset ${query.from}`;
+      }
+      // Too many to rank: newest-loaded first, read from the index's end and stopped at the page.
+      if (only && query.mask === 0) {
+        return sql<BookRow>`
+          select ${PREFIXED_COLUMNS} from (${hits} order by rowid desc limit ${query.size} offset ${query.from}) h
+          join books b on b.seq = h.rowid order by h.rowid desc`;
+      }
+      return sql<BookRow>`
+        select ${PREFIXED_COLUMNS} from (${hits}) h join books b on b.seq = h.rowid
+        where 1 = 1 ${formatFilter} order by h.rowid desc limit ${query.size} offset ${query.from}`;
+    },
   };
 }
 

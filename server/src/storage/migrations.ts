@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
-import { foldDiacritics, searchWords } from '../search/search-text.ts';
+import { searchWords } from '../search/search-text.ts';
 import type { Dialect } from './database.ts';
 
 const BACKFILL_PAGE = 1000;
@@ -114,18 +114,11 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
     },
   },
   '0006-books-ranking': {
-    // SQLite's BM25 needs each word's place in the text: a contentless index that keeps only the
-    // column (0002) scores every match 0, so searches came back in catalogue order. The title and
-    // author index keeps positions now (titles are short: a small index). Both databases store the
-    // title's word count, by which they rank a search of titles alone (catalogue.ts).
+    // The title's length in words, by which both databases rank (catalogue.ts): SQLite's BM25
+    // scores every match of a contentless, column-only index 0, so searches came back in catalogue
+    // order until now.
     async up(db: Kysely<unknown>) {
       await sql`alter table books add column title_words integer not null default 0`.execute(db);
-      if (dialect === 'sqlite') {
-        await sql`drop table books_fts_meta`.execute(db);
-        await sql`create virtual table books_fts_meta using fts5(
-          title, author, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3'
-        )`.execute(db);
-      }
       for (let after = 0; ; ) {
         const { rows } = await sql<{ seq: number; title: string; author: string }>`
           select seq, title, author from books where seq > ${after} order by seq limit ${BACKFILL_PAGE}`.execute(db);
@@ -135,10 +128,6 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         await sql`with counted (seq, words) as (values ${sql.join(words)})
           update books set title_words = (select words from counted where counted.seq = books.seq)
           where seq in (select seq from counted)`.execute(db);
-        if (dialect === 'sqlite') {
-          const indexed = rows.map((row) => sql`(${row.seq}, ${foldDiacritics(row.title)}, ${foldDiacritics(row.author)})`);
-          await sql`insert into books_fts_meta (rowid, title, author) values ${sql.join(indexed)}`.execute(db);
-        }
         if (rows.length < BACKFILL_PAGE) return;
         after = rows[rows.length - 1]!.seq;
       }
