@@ -36,12 +36,21 @@ export type AppOptions = {
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   webDist?: string;
+  /** Start SQLite's search workers with the app (true), or at its first search (tests, which rarely search). */
+  startSearchWorkers?: boolean;
 };
 
 const SESSION_PRUNE_INTERVAL_MS = 6 * 60 * 60 * 1000;
 
 /** Builds the whole server; `main.ts` listens with it and tests inject into it. */
-export async function buildApp({ config, storage, clock = systemClock, logger = false, webDist }: AppOptions) {
+export async function buildApp({
+  config,
+  storage,
+  clock = systemClock,
+  logger = false,
+  webDist,
+  startSearchWorkers = true,
+}: AppOptions) {
   const app = Fastify({
     logger,
     trustProxy: config.trustProxy,
@@ -85,7 +94,7 @@ export async function buildApp({ config, storage, clock = systemClock, logger = 
     await signedIn.register(usersRoutes, { users });
   });
   const catalogue = storage.sqliteFile
-    ? createSqliteCatalogue(storage.db, storage.sqliteFile)
+    ? createSqliteCatalogue(storage.db, storage.sqliteFile, { eager: startSearchWorkers })
     : createPostgresCatalogue(storage.db);
   await app.register(booksRoutes, {
     books: createBooksService({ catalogue, tmpDir: path.join(config.dataDir, 'tmp') }),

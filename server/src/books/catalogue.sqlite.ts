@@ -27,7 +27,7 @@ import {
   BOOK_COLUMNS,
   catalogueReads,
 } from './catalogue.ts';
-import { createSearchPool } from './search-pool.ts';
+import { createSearchPool, type SearchPoolOptions } from './search-pool.ts';
 
 const COLUMNS = BOOK_COLUMNS.join(', ');
 
@@ -160,8 +160,8 @@ export function catalogueSearcher(connection: DatabaseSync) {
   };
 }
 
-export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catalogue {
-  const pool = createSearchPool(file);
+export function createSqliteCatalogue(db: Kysely<Database>, file: string, searchPool: SearchPoolOptions = {}): Catalogue {
+  const pool = createSearchPool(file, searchPool);
   return {
     ...catalogueReads(db),
 

@@ -17,7 +17,7 @@ describe('search workers', () => {
   afterEach(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('fail a search clearly when the catalogue cannot be opened, and start again once it can', async () => {
-    const pool = createSearchPool(path.join(dataDir, 'organiser.sqlite'), 2);
+    const pool = createSearchPool(path.join(dataDir, 'organiser.sqlite'), { size: 2 });
     await expect(pool.search(everything)).rejects.toThrow(/unable to open/);
 
     const storage = await openStorage({ dataDir });

@@ -12,7 +12,13 @@ type Pending = { resolve(result: SearchResult): void; reject(error: Error): void
  * while it counts a common word's matches. Searches go to worker threads instead, one per core,
  * each with its own read-only connection; each takes the next search when it is free.
  */
-export function createSearchPool(file: string, size = Math.min(4, os.availableParallelism())) {
+export type SearchPoolOptions = {
+  /** Start the workers now rather than at the first search, which would wait for them (a second or so). */
+  eager?: boolean;
+  size?: number;
+};
+
+export function createSearchPool(file: string, { eager = false, size = Math.min(4, os.availableParallelism()) }: SearchPoolOptions = {}) {
   const waiting: Array<{ query: CatalogueQuery } & Pending> = [];
   const idle: Worker[] = [];
   const busy = new Map<Worker, Pending & { id: number }>();
@@ -55,10 +61,15 @@ export function createSearchPool(file: string, size = Math.min(4, os.availablePa
     return worker;
   };
 
+  const fill = () => {
+    while (workers.length < size) workers.push(start());
+  };
+  if (eager) fill();
+
   return {
     search(query: CatalogueQuery): Promise<SearchResult> {
       if (closed) return Promise.reject(new Error('The catalogue is closed'));
-      while (workers.length < size) workers.push(start());
+      fill();
       return new Promise((resolve, reject) => {
         waiting.push({ query, resolve, reject });
         dispatch();

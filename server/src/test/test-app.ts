@@ -62,7 +62,13 @@ export async function buildTestApp(
   { env = {}, clock = manualClock() }: { env?: Record<string, string>; clock?: Clock & ReturnType<typeof manualClock> } = {},
 ): Promise<TestApp> {
   const storage = await openTestStorage(database);
-  const app = await buildApp({ config: testConfig(database, env), storage, clock, webDist: database.dataDir });
+  const app = await buildApp({
+    config: testConfig(database, env),
+    storage,
+    clock,
+    webDist: database.dataDir,
+    startSearchWorkers: false,
+  });
   return {
     app,
     storage,
