@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { DatabaseSync } from 'node:sqlite';
 import {
   DummyDriver,
   Kysely,
@@ -28,6 +28,7 @@ import {
   catalogueReads,
 } from './catalogue.ts';
 import { createSearchPool, type SearchPoolOptions } from './search-pool.ts';
+import type { SearchPlan } from './search-plan.ts';
 
 const COLUMNS = BOOK_COLUMNS.join(', ');
 
@@ -73,12 +74,12 @@ function searchStatements(query: Omit<CatalogueQuery, 'format'> & { mask: number
         sql` intersect `,
       );
   // Books whose title holds every term come first; a search of titles alone needs no second look.
-  const titleTier = query.fields.includes('title') && !ranksByTitleLength(query);
-  const titleMatches = titleTier
-    ? sql`left join (select rowid from books_fts_meta where books_fts_meta match ${termsIn('meta', ['title'], query.terms, 'AND')}) t
-        on t.rowid = h.rowid`
-    : sql.raw('');
-  const rank = titleTier ? sql`t.rowid is null, b.title_words, b.seq` : sql`b.title_words, b.seq`;
+  // As `not in`, the title matches are looked up once; as a join they were looked up per hit.
+  const rank =
+    query.fields.includes('title') && !ranksByTitleLength(query)
+      ? sql`h.rowid not in (select rowid from books_fts_meta where books_fts_meta match ${termsIn('meta', ['title'], query.terms, 'AND')}),
+          b.title_words, b.seq`
+      : sql`b.title_words, b.seq`;
   return {
     count:
       query.mask === 0
@@ -87,7 +88,7 @@ function searchStatements(query: Omit<CatalogueQuery, 'format'> & { mask: number
     page: (total: number) => {
       if (total <= RANKED_MATCH_LIMIT) {
         return sql<BookRow>`
-          select ${PREFIXED_COLUMNS} from (${hits}) h join books b on b.seq = h.rowid ${titleMatches}
+          select ${PREFIXED_COLUMNS} from (${hits}) h join books b on b.seq = h.rowid
           where 1 = 1 ${formatFilter}
           order by ${rank} limit ${query.size} offset ${query.from}`;
       }
@@ -104,7 +105,7 @@ function searchStatements(query: Omit<CatalogueQuery, 'format'> & { mask: number
   };
 }
 
-/** Compiles statements for a `node:sqlite` connection that Kysely does not drive (a worker's). */
+/** Compiles statements for the search workers' connections, which Kysely does not drive. */
 const compiler = new Kysely<Database>({
   dialect: {
     createAdapter: () => new SqliteAdapter(),
@@ -114,50 +115,27 @@ const compiler = new Kysely<Database>({
   },
 });
 
-/** Runs statements on one connection, each prepared once. */
-function statementRunner(connection: DatabaseSync) {
-  const prepared = new Map<string, StatementSync>();
-  return <Row>(statement: RawBuilder<Row>): Row[] => {
-    const { sql: text, parameters } = statement.compile(compiler);
-    let ready = prepared.get(text);
-    if (!ready) {
-      ready = connection.prepare(text);
-      prepared.set(text, ready);
-    }
-    return ready.all(...(parameters as SQLInputValue[])) as Row[];
-  };
-}
-
-/**
- * One search on a read-only connection of its own, inside one read transaction so that the
- * count and the page see the same catalogue even when a load commits between them. Runs on a
- * search worker (search-pool.ts), so a search never holds up the server's event loop.
- */
-export function catalogueSearcher(connection: DatabaseSync) {
-  const run = statementRunner(connection);
-  const search = (query: CatalogueQuery): { total: number; books: CatalogueBook[] } => {
-    const mask = formatBit(query.format);
-    if (query.terms.length === 0) {
-      const formatFilter = mask === 0 ? sql.raw('') : sql`and format_mask & ${mask} != 0`;
-      const total = run(sql<{ n: number }>`select count(*) as n from books where 1 = 1 ${formatFilter}`)[0]?.n ?? 0;
-      const page = run(sql<BookRow>`
+/** A search as SQL for a search worker (search-plan.ts). */
+export function searchPlan(query: CatalogueQuery): SearchPlan {
+  const mask = formatBit(query.format);
+  const plan = (count: RawBuilder<unknown>, page: (total: number) => RawBuilder<unknown>): SearchPlan => ({
+    count: count.compile(compiler),
+    ranked: page(RANKED_MATCH_LIMIT).compile(compiler),
+    unranked: page(RANKED_MATCH_LIMIT + 1).compile(compiler),
+    from: query.from,
+    rankedLimit: RANKED_MATCH_LIMIT,
+  });
+  if (query.terms.length === 0) {
+    const formatFilter = mask === 0 ? sql.raw('') : sql`and format_mask & ${mask} != 0`;
+    return plan(
+      sql`select count(*) as n from books where 1 = 1 ${formatFilter}`,
+      () => sql`
         select ${sql.raw(COLUMNS)} from books where 1 = 1 ${formatFilter}
-        order by updated desc, seq limit ${query.size} offset ${query.from}`);
-      return { total, books: page.map(fromRow) };
-    }
-    const statements = searchStatements({ ...query, mask });
-    const total = run(statements.count)[0]?.n ?? 0;
-    if (total <= query.from) return { total, books: [] };
-    return { total, books: run(statements.page(total)).map(fromRow) };
-  };
-  return (query: CatalogueQuery) => {
-    connection.exec('BEGIN');
-    try {
-      return search(query);
-    } finally {
-      connection.exec('COMMIT');
-    }
-  };
+        order by updated desc, seq limit ${query.size} offset ${query.from}`,
+    );
+  }
+  const statements = searchStatements({ ...query, mask });
+  return plan(statements.count, statements.page);
 }
 
 export function createSqliteCatalogue(db: Kysely<Database>, file: string, searchPool: SearchPoolOptions = {}): Catalogue {
@@ -165,7 +143,10 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string, search
   return {
     ...catalogueReads(db),
 
-    search: (query) => pool.search(query),
+    async search(query) {
+      const { total, rows } = await pool.search(searchPlan(query));
+      return { total, books: rows.map(fromRow) };
+    },
 
     close: () => pool.close(),
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, openStorage } from '../storage/database.ts';
-import { createSqliteCatalogue } from './catalogue.sqlite.ts';
+import { createSqliteCatalogue, searchPlan } from './catalogue.sqlite.ts';
 import { createSearchPool } from './search-pool.ts';
 
 const everything = { terms: [], fields: ['title' as const], format: '' as const, from: 0, size: 10 };
@@ -18,7 +18,7 @@ describe('search workers', () => {
 
   it('fail a search clearly when the catalogue cannot be opened, and start again once it can', async () => {
     const pool = createSearchPool(path.join(dataDir, 'organiser.sqlite'), { size: 2 });
-    await expect(pool.search(everything)).rejects.toThrow(/unable to open/);
+    await expect(pool.search(searchPlan(everything))).rejects.toThrow(/unable to open/);
 
     const storage = await openStorage({ dataDir });
     await migrate(storage);
@@ -27,12 +27,12 @@ describe('search workers', () => {
       await write(book('1', 'Les Misérables'));
       await write(book('2', 'Notre-Dame de Paris'));
     });
-    const found = await pool.search({ ...everything, terms: ['miserables'] });
+    const found = await pool.search(searchPlan({ ...everything, terms: ['miserables'] }));
     expect(found.total).toBe(1);
-    expect(found.books.map((b) => b.id)).toEqual(['1']);
+    expect(found.rows.map((row) => row.id)).toEqual(['1']);
 
     await pool.close();
-    await expect(pool.search(everything)).rejects.toThrow('The catalogue is closed');
+    await expect(pool.search(searchPlan(everything))).rejects.toThrow('The catalogue is closed');
     await catalogue.close();
     await storage.close();
   });

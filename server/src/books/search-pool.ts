@@ -1,16 +1,17 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { CatalogueBook } from '../../../contract/books.ts';
-import type { CatalogueQuery } from './catalogue.ts';
+import type { BookRow } from './catalogue.ts';
+import type { SearchPlan } from './search-plan.ts';
 
-type SearchResult = { total: number; books: CatalogueBook[] };
+type SearchResult = { total: number; rows: BookRow[] };
 type Reply = { id: number; result?: SearchResult; error?: string };
 type Pending = { resolve(result: SearchResult): void; reject(error: Error): void };
 
 /**
  * SQLite runs a query synchronously: a search on the main thread would stop every other request
- * while it counts a common word's matches. Searches go to worker threads instead, one per core,
- * each with its own read-only connection; each takes the next search when it is free.
+ * while it counts a common word's matches. Searches go to worker threads instead, one per core
+ * beside the main thread's (which serves HTTP and compiles the SQL), each with its own read-only
+ * connection; each takes the next search when it is free.
  */
 export type SearchPoolOptions = {
   /** Start the workers now rather than at the first search, which would wait for them (a second or so). */
@@ -18,8 +19,11 @@ export type SearchPoolOptions = {
   size?: number;
 };
 
-export function createSearchPool(file: string, { eager = false, size = Math.min(4, os.availableParallelism()) }: SearchPoolOptions = {}) {
-  const waiting: Array<{ query: CatalogueQuery } & Pending> = [];
+export function createSearchPool(
+  file: string,
+  { eager = false, size = Math.max(1, Math.min(3, os.availableParallelism() - 1)) }: SearchPoolOptions = {},
+) {
+  const waiting: Array<{ plan: SearchPlan } & Pending> = [];
   const idle: Worker[] = [];
   const busy = new Map<Worker, Pending & { id: number }>();
   let workers: Worker[] = [];
@@ -29,15 +33,19 @@ export function createSearchPool(file: string, { eager = false, size = Math.min(
   const dispatch = () => {
     while (idle.length > 0 && waiting.length > 0) {
       const worker = idle.pop()!;
-      const { query, ...pending } = waiting.shift()!;
+      const { plan, ...pending } = waiting.shift()!;
       const id = nextId++;
       busy.set(worker, { id, ...pending });
-      worker.postMessage({ id, query });
+      worker.postMessage({ id, plan });
     }
   };
 
   const start = (): Worker => {
-    const worker = new Worker(new URL('./search-worker.ts', import.meta.url), { workerData: { file } });
+    const worker = new Worker(new URL('./search-worker.ts', import.meta.url), {
+      workerData: { file },
+      // A worker keeps little but a page of rows at a time: small heaps keep its memory small.
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },
+    });
     worker.on('message', (reply: Reply) => {
       const pending = busy.get(worker);
       if (!pending || pending.id !== reply.id) return;
@@ -67,11 +75,11 @@ export function createSearchPool(file: string, { eager = false, size = Math.min(
   if (eager) fill();
 
   return {
-    search(query: CatalogueQuery): Promise<SearchResult> {
+    search(plan: SearchPlan): Promise<SearchResult> {
       if (closed) return Promise.reject(new Error('The catalogue is closed'));
       fill();
       return new Promise((resolve, reject) => {
-        waiting.push({ query, resolve, reject });
+        waiting.push({ plan, resolve, reject });
         dispatch();
       });
     },
