@@ -9,6 +9,11 @@ export interface Database {
   sessions: SessionsTable;
   settings: SettingsTable;
   books: BooksTable;
+  bookmarks: BookmarksTable;
+  bookmark_tags: BookmarkTagsTable;
+  bookmark_facets: BookmarkFacetsTable;
+  bookmark_index: BookmarkIndexTable;
+  bookmark_index_tags: BookmarkIndexTagsTable;
 }
 
 export interface UsersTable {
@@ -55,4 +60,39 @@ export interface BooksTable {
   path: string;
   formats: string;
   format_mask: number;
+}
+
+/** Each user's bookmarks (bookmarks/); `tags` is a JSON list, `host` the link's host name. */
+export interface BookmarksTable {
+  id: Generated<number>;
+  owner_id: string;
+  title: string;
+  link: string;
+  host: string;
+  tags: string;
+  note: string | null;
+  create_date: number;
+  update_date: number;
+}
+
+export interface BookmarkTagsTable {
+  bookmark_id: number;
+  owner_id: string;
+  tag: string;
+  create_date: number;
+}
+
+export interface BookmarkFacetsTable {
+  owner_id: string;
+  kind: 'host' | 'tag';
+  key: string;
+  doc_count: number;
+}
+
+/** A bookmark as last indexed; PostgreSQL adds a `search` tsvector that only raw SQL touches. */
+export type BookmarkIndexTable = Omit<BookmarksTable, 'id'> & { bookmark_id: number };
+
+export interface BookmarkIndexTagsTable {
+  bookmark_id: number;
+  tag: string;
 }

@@ -1,0 +1,113 @@
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { BOOKMARK_GROUP_COUNT, type BookmarkGroup, type BookmarkSearchField } from '../../../contract/bookmarks.ts';
+import type { Database } from '../storage/schema.ts';
+import { BOOKMARK_COLUMNS, type BookmarkRow } from './bookmark-row.ts';
+
+/** The per-user search index (DESIGN §4): an entry is what a bookmark was when it was indexed. */
+export interface BookmarkIndex {
+  get(ownerId: string, id: number): Promise<BookmarkRow | undefined>;
+  /** Creates or replaces the entries of these bookmarks, which must be the owner's. */
+  put(ownerId: string, rows: BookmarkRow[]): Promise<void>;
+  search(ownerId: string, query: IndexQuery): Promise<IndexResult>;
+}
+
+export type IndexQuery = {
+  /** Folded words, each matched as a prefix, all required; never empty. */
+  terms: string[];
+  fields: BookmarkSearchField[];
+  hosts?: string[] | undefined;
+  tags?: string[] | undefined;
+  /** Epoch ms, from inclusive, until exclusive. */
+  created?: TimeRange | undefined;
+  updated?: TimeRange | undefined;
+  from: number;
+  size: number;
+};
+export type TimeRange = { from?: number | undefined; until?: number | undefined };
+
+export type IndexResult = { total: number; rows: BookmarkRow[]; host_groups: BookmarkGroup[]; tag_groups: BookmarkGroup[] };
+
+/** The text each search field indexes, before an engine reduces it to words. */
+export function indexedText(row: BookmarkRow): Record<BookmarkSearchField, string> {
+  return { title: row.title, link: row.link, note: row.note ?? '', tags: (JSON.parse(row.tags) as string[]).join(' ') };
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+const INDEX_COLUMNS = sql.raw(['bookmark_id as id', ...BOOKMARK_COLUMNS].map((column) => `i.${column}`).join(', '));
+
+/**
+ * What both engines share: the entries' rows and tags, and a search whose word match (over the
+ * alias `i`) is the engine's own.
+ */
+export function indexRows(db: Kysely<Database>) {
+  return {
+    get(ownerId: string, id: number): Promise<BookmarkRow | undefined> {
+      return db
+        .selectFrom('bookmark_index')
+        .select(['bookmark_id as id', ...BOOKMARK_COLUMNS])
+        .where('owner_id', '=', ownerId)
+        .where('bookmark_id', '=', id)
+        .executeTakeFirst();
+    },
+
+    /** Drops the old entries, writes the rows (with `extra` columns) and their tags. */
+    async replace(trx: Db, ownerId: string, rows: BookmarkRow[], extra: (row: BookmarkRow) => Record<string, unknown> = () => ({})) {
+      const ids = rows.map((row) => row.id);
+      await trx.deleteFrom('bookmark_index').where('owner_id', '=', ownerId).where('bookmark_id', 'in', ids).execute();
+      await trx
+        .insertInto('bookmark_index')
+        .values(
+          rows.map((row) => ({
+            bookmark_id: row.id,
+            owner_id: ownerId,
+            title: row.title,
+            link: row.link,
+            host: row.host,
+            tags: row.tags,
+            note: row.note,
+            create_date: row.create_date,
+            update_date: row.update_date,
+            ...extra(row),
+          })),
+        )
+        .execute();
+      const tags = rows.flatMap((row) => (JSON.parse(row.tags) as string[]).map((tag) => ({ bookmark_id: row.id, tag })));
+      for (let start = 0; start < tags.length; start += 500) {
+        await trx.insertInto('bookmark_index_tags').values(tags.slice(start, start + 500)).execute();
+      }
+    },
+
+    async search(ownerId: string, query: IndexQuery, matches: RawBuilder<unknown>): Promise<IndexResult> {
+      const conditions = [sql`i.owner_id = ${ownerId}`, matches];
+      if (query.hosts && query.hosts.length > 0) conditions.push(sql`i.host in (${sql.join(query.hosts)})`);
+      if (query.tags && query.tags.length > 0) {
+        conditions.push(
+          sql`exists (select 1 from bookmark_index_tags t where t.bookmark_id = i.bookmark_id and t.tag in (${sql.join(query.tags)}))`,
+        );
+      }
+      for (const [column, range] of [['create_date', query.created], ['update_date', query.updated]] as const) {
+        if (range?.from !== undefined) conditions.push(sql`i.${sql.raw(column)} >= ${range.from}`);
+        if (range?.until !== undefined) conditions.push(sql`i.${sql.raw(column)} < ${range.until}`);
+      }
+      const where = sql.join(conditions, sql` and `);
+      const [count, page, hosts, tags] = await Promise.all([
+        sql<{ n: number }>`select count(*) as n from bookmark_index i where ${where}`.execute(db),
+        sql<BookmarkRow>`select ${INDEX_COLUMNS} from bookmark_index i where ${where}
+          order by i.create_date desc, i.bookmark_id desc limit ${query.size} offset ${query.from}`.execute(db),
+        sql<BookmarkGroup>`select i.host as key, count(*) as doc_count from bookmark_index i where ${where}
+          group by i.host order by doc_count desc, key limit ${BOOKMARK_GROUP_COUNT}`.execute(db),
+        sql<BookmarkGroup>`select t.tag as key, count(*) as doc_count from bookmark_index_tags t
+          where t.bookmark_id in (select i.bookmark_id from bookmark_index i where ${where})
+          group by t.tag order by doc_count desc, key limit ${BOOKMARK_GROUP_COUNT}`.execute(db),
+      ]);
+      const groups = (rows: BookmarkGroup[]) => rows.map((row) => ({ key: row.key, doc_count: Number(row.doc_count) }));
+      return {
+        total: Number(count.rows[0]?.n ?? 0),
+        rows: page.rows,
+        host_groups: groups(hosts.rows),
+        tag_groups: groups(tags.rows),
+      };
+    },
+  };
+}
