@@ -16,6 +16,7 @@ export function createSqliteBookmarkIndex(db: Kysely<Database>): BookmarkIndex {
   const rows = indexRows(db);
   return {
     get: rows.get,
+    version: rows.version,
 
     async put(ownerId, entries) {
       if (entries.length === 0) return;

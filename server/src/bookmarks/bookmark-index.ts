@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { BOOKMARK_GROUP_COUNT, type BookmarkGroup, type BookmarkSearchField } from '../../../contract/bookmarks.ts';
 import type { Database } from '../storage/schema.ts';
@@ -9,6 +10,8 @@ export interface BookmarkIndex {
   /** Creates or replaces the entries of these bookmarks, which must be the owner's. */
   put(ownerId: string, rows: BookmarkRow[]): Promise<void>;
   search(ownerId: string, query: IndexQuery): Promise<IndexResult>;
+  /** Changes whenever the owner's entries change, so that results can be kept until then. */
+  version(ownerId: string): Promise<string>;
 }
 
 export type IndexQuery = {
@@ -34,6 +37,13 @@ export function indexedText(row: BookmarkRow): Record<BookmarkSearchField, strin
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+/** Most bookmarks first, then by key, as the SQL of the tag groups orders them. */
+function topGroups(groups: BookmarkGroup[]): BookmarkGroup[] {
+  return groups
+    .sort((a, b) => b.doc_count - a.doc_count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .slice(0, BOOKMARK_GROUP_COUNT);
+}
+
 const INDEX_COLUMNS = sql.raw(['bookmark_id as id', ...BOOKMARK_COLUMNS].map((column) => `i.${column}`).join(', '));
 
 /**
@@ -42,6 +52,11 @@ const INDEX_COLUMNS = sql.raw(['bookmark_id as id', ...BOOKMARK_COLUMNS].map((co
  */
 export function indexRows(db: Kysely<Database>) {
   return {
+    async version(ownerId: string): Promise<string> {
+      const row = await db.selectFrom('bookmark_index_versions').select('version').where('owner_id', '=', ownerId).executeTakeFirst();
+      return row?.version ?? 'none';
+    },
+
     get(ownerId: string, id: number): Promise<BookmarkRow | undefined> {
       return db
         .selectFrom('bookmark_index')
@@ -76,6 +91,11 @@ export function indexRows(db: Kysely<Database>) {
       for (let start = 0; start < tags.length; start += 500) {
         await trx.insertInto('bookmark_index_tags').values(tags.slice(start, start + 500)).execute();
       }
+      await trx
+        .insertInto('bookmark_index_versions')
+        .values({ owner_id: ownerId, version: randomUUID() })
+        .onConflict((oc) => oc.column('owner_id').doUpdateSet({ version: (eb) => eb.ref('excluded.version') }))
+        .execute();
     },
 
     async search(ownerId: string, query: IndexQuery, matches: RawBuilder<unknown>): Promise<IndexResult> {
@@ -91,22 +111,22 @@ export function indexRows(db: Kysely<Database>) {
         if (range?.until !== undefined) conditions.push(sql`i.${sql.raw(column)} < ${range.until}`);
       }
       const where = sql.join(conditions, sql` and `);
-      const [count, page, hosts, tags] = await Promise.all([
-        sql<{ n: number }>`select count(*) as n from bookmark_index i where ${where}`.execute(db),
+      // Every host's count at once: their sum is the total, so the matches are walked once for both.
+      const [hosts, page, tags] = await Promise.all([
+        sql<BookmarkGroup>`select i.host as key, count(*) as doc_count from bookmark_index i where ${where} group by i.host`.execute(db),
         sql<BookmarkRow>`select ${INDEX_COLUMNS} from bookmark_index i where ${where}
           order by i.create_date desc, i.bookmark_id desc limit ${query.size} offset ${query.from}`.execute(db),
-        sql<BookmarkGroup>`select i.host as key, count(*) as doc_count from bookmark_index i where ${where}
-          group by i.host order by doc_count desc, key limit ${BOOKMARK_GROUP_COUNT}`.execute(db),
         sql<BookmarkGroup>`select t.tag as key, count(*) as doc_count from bookmark_index_tags t
           where t.bookmark_id in (select i.bookmark_id from bookmark_index i where ${where})
           group by t.tag order by doc_count desc, key limit ${BOOKMARK_GROUP_COUNT}`.execute(db),
       ]);
       const groups = (rows: BookmarkGroup[]) => rows.map((row) => ({ key: row.key, doc_count: Number(row.doc_count) }));
+      const hostGroups = groups(hosts.rows);
       return {
-        total: Number(count.rows[0]?.n ?? 0),
+        total: hostGroups.reduce((sum, group) => sum + group.doc_count, 0),
         rows: page.rows,
-        host_groups: groups(hosts.rows),
-        tag_groups: groups(tags.rows),
+        host_groups: topGroups(hostGroups),
+        tag_groups: topGroups(groups(tags.rows)),
       };
     },
   };

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import {
   BOOKMARK_SEARCH_FIELDS,
   type Bookmark,
@@ -14,7 +15,7 @@ import {
 import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
 import { searchTerms } from '../search/search-text.ts';
-import type { BookmarkIndex } from './bookmark-index.ts';
+import type { BookmarkIndex, IndexQuery, IndexResult } from './bookmark-index.ts';
 import { type BookmarkRow, fromRow } from './bookmark-row.ts';
 import type { BookmarksStore, NewBookmark } from './bookmarks.store.ts';
 import { decodeCursor, encodeCursor } from './list-cursor.ts';
@@ -23,6 +24,8 @@ import { writeNetscapeFile } from './netscape-file-writer.ts';
 import { timeRange } from './time-range.ts';
 
 const REPORTED_ERRORS = 100;
+/** Searches remembered, all users together; a few MB at most. */
+const CACHED_SEARCHES = 2000;
 /** Index entries written per transaction during an import. */
 const INDEX_BATCH = 500;
 
@@ -34,6 +37,20 @@ function isHttp(link: string): boolean {
 }
 
 export function createBookmarksService({ store, index, clock }: { store: BookmarksStore; index: BookmarkIndex; clock: Clock }) {
+  // A broad search counts the groups of every match, and a user's entries change only when
+  // indexed: a result is kept until the owner's index version changes.
+  const cache = new LRUCache<string, IndexResult>({ max: CACHED_SEARCHES });
+
+  async function searchIndex(ownerId: string, query: IndexQuery): Promise<IndexResult> {
+    const key = `${ownerId} ${await index.version(ownerId)} ${JSON.stringify(query)}`;
+    let result = cache.get(key);
+    if (!result) {
+      result = await index.search(ownerId, query);
+      cache.set(key, result);
+    }
+    return result;
+  }
+
   async function owned(ownerId: string, id: number): Promise<BookmarkRow> {
     const row = await store.get(ownerId, id);
     if (!row) throw notFound('Bookmark');
@@ -95,7 +112,7 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
       // Words of nothing but syntax characters can match nothing.
       if (terms.length === 0) return { bookmarks: [], total_count: 0, host_groups: [], tag_groups: [] };
       const range = (bounds: BookmarkQuerySpec['create_time_range']) => bounds && timeRange(bounds.start, bounds.end);
-      const result = await index.search(ownerId, {
+      const result = await searchIndex(ownerId, {
         terms,
         fields: spec.fields && spec.fields.length > 0 ? [...new Set(spec.fields)] : [...BOOKMARK_SEARCH_FIELDS],
         hosts: spec.hosts,

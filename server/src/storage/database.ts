@@ -15,6 +15,8 @@ export type Storage = {
   postgres: pg.PoolConfig | undefined;
   /** The SQLite file, for code that needs a connection of its own (a long import beside readers). */
   sqliteFile: string | undefined;
+  /** The PostgreSQL schema worked in, when one was given. */
+  postgresSchema?: string | undefined;
   close(): Promise<void>;
 };
 
@@ -41,7 +43,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     };
     const pool = new pg.Pool(postgres);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', postgres, sqliteFile: undefined, close: () => db.destroy() };
+    return { db, dialect: 'postgres', postgres, sqliteFile: undefined, postgresSchema: options.postgresSchema, close: () => db.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const sqliteFile = path.join(options.dataDir, 'organiser.sqlite');
@@ -50,8 +52,14 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
 }
 
 /** Brings the schema up to date; a failed migration stops start with its error. */
-export async function migrate(storage: Pick<Storage, 'db' | 'dialect'>): Promise<void> {
-  const migrator = new Migrator({ db: storage.db, provider: migrationProvider(storage.dialect) });
+export async function migrate(storage: Pick<Storage, 'db' | 'dialect' | 'postgresSchema'>): Promise<void> {
+  // Kysely looks for its migration tables in every schema unless told which: beside another
+  // schema's (a parallel test file's), it would take them for its own.
+  const migrator = new Migrator({
+    db: storage.db,
+    provider: migrationProvider(storage.dialect),
+    ...(storage.postgresSchema ? { migrationTableSchema: storage.postgresSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

@@ -134,8 +134,10 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
 
       // The search index: what each bookmark was when it was last indexed (DESIGN §4).
       const search = dialect === 'postgres' ? sql`, search tsvector not null` : sql``;
+      // On SQLite the key is the rowid itself, as the word index's rowid is: a match finds its entry directly.
+      const entryKey = dialect === 'sqlite' ? sql`integer primary key` : sql`bigint primary key`;
       await sql`create table bookmark_index (
-        bookmark_id bigint primary key references bookmarks (id) on delete cascade,
+        bookmark_id ${entryKey} references bookmarks (id) on delete cascade,
         owner_id text not null,
         title text not null,
         link text not null,
@@ -151,6 +153,11 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         bookmark_id bigint not null references bookmark_index (bookmark_id) on delete cascade,
         tag text not null,
         primary key (bookmark_id, tag)
+      )`.execute(db);
+      // Changes with every write to a user's entries, on whichever server instance, so results can be cached by it.
+      await sql`create table bookmark_index_versions (
+        owner_id text primary key references users (id) on delete cascade,
+        version text not null
       )`.execute(db);
       if (dialect === 'sqlite') {
         // Contentless, keyed by bookmark id; words are folded in JavaScript as for books.

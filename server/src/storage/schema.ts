@@ -14,6 +14,7 @@ export interface Database {
   bookmark_facets: BookmarkFacetsTable;
   bookmark_index: BookmarkIndexTable;
   bookmark_index_tags: BookmarkIndexTagsTable;
+  bookmark_index_versions: BookmarkIndexVersionsTable;
 }
 
 export interface UsersTable {
@@ -95,4 +96,9 @@ export type BookmarkIndexTable = Omit<BookmarksTable, 'id'> & { bookmark_id: num
 export interface BookmarkIndexTagsTable {
   bookmark_id: number;
   tag: string;
+}
+
+export interface BookmarkIndexVersionsTable {
+  owner_id: string;
+  version: string;
 }
