@@ -47,7 +47,10 @@ export function createPostgresBookmarkIndex(db: Kysely<Database>): BookmarkIndex
     },
 
     search(ownerId, query) {
-      return rows.search(ownerId, query, sql`i.search @@ ${tsqueryLiteral(query.terms, query.fields)}::tsquery`);
+      return rows.search(ownerId, query, {
+        from: sql`bookmark_index i`,
+        match: sql`i.search @@ ${tsqueryLiteral(query.terms, query.fields)}::tsquery`,
+      });
     },
   };
 }

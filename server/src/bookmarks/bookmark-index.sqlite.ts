@@ -37,7 +37,11 @@ export function createSqliteBookmarkIndex(db: Kysely<Database>): BookmarkIndex {
 
     search(ownerId, query) {
       const match = ftsMatch(query.terms, query.fields);
-      return rows.search(ownerId, query, sql`i.bookmark_id in (select rowid from bookmark_index_fts where bookmark_index_fts match ${match})`);
+      // From the word index to the entries, never the other way: a user's entries are many, a search's matches fewer.
+      return rows.search(ownerId, query, {
+        from: sql`bookmark_index_fts cross join bookmark_index i on i.bookmark_id = bookmark_index_fts.rowid`,
+        match: sql`bookmark_index_fts match ${match}`,
+      });
     },
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { BOOKMARK_GROUP_COUNT, type BookmarkGroup, type BookmarkSearchField } from '../../../contract/bookmarks.ts';
 import type { Database } from '../storage/schema.ts';
-import { BOOKMARK_COLUMNS, type BookmarkRow } from './bookmark-row.ts';
+import type { BookmarkRow } from './bookmark-row.ts';
 
 /** The per-user search index (DESIGN §4): an entry is what a bookmark was when it was indexed. */
 export interface BookmarkIndex {
@@ -44,12 +44,17 @@ function topGroups(groups: BookmarkGroup[]): BookmarkGroup[] {
     .slice(0, BOOKMARK_GROUP_COUNT);
 }
 
-const INDEX_COLUMNS = sql.raw(['bookmark_id as id', ...BOOKMARK_COLUMNS].map((column) => `i.${column}`).join(', '));
+const ENTRY_COLUMNS = sql.raw(
+  'i.bookmark_id as id, c.title, c.link, i.host, c.tags, c.note, i.create_date, i.update_date',
+);
 
 /**
- * What both engines share: the entries' rows and tags, and a search whose word match (over the
- * alias `i`) is the engine's own.
+ * Where an engine's matches come from: `from` names the entries `i` (joining its word index as it
+ * likes), `match` keeps those with every word.
  */
+export type MatchSource = { from: RawBuilder<unknown>; match: RawBuilder<unknown> };
+
+/** What both engines share: the entries' rows and tags, and a search over the engine's matches. */
 export function indexRows(db: Kysely<Database>) {
   return {
     async version(ownerId: string): Promise<string> {
@@ -57,16 +62,14 @@ export function indexRows(db: Kysely<Database>) {
       return row?.version ?? 'none';
     },
 
-    get(ownerId: string, id: number): Promise<BookmarkRow | undefined> {
-      return db
-        .selectFrom('bookmark_index')
-        .select(['bookmark_id as id', ...BOOKMARK_COLUMNS])
-        .where('owner_id', '=', ownerId)
-        .where('bookmark_id', '=', id)
-        .executeTakeFirst();
+    async get(ownerId: string, id: number): Promise<BookmarkRow | undefined> {
+      const found = await sql<BookmarkRow>`select ${ENTRY_COLUMNS} from bookmark_index i
+        join bookmark_index_content c on c.bookmark_id = i.bookmark_id
+        where i.owner_id = ${ownerId} and i.bookmark_id = ${id}`.execute(db);
+      return found.rows[0];
     },
 
-    /** Drops the old entries, writes the rows (with `extra` columns) and their tags. */
+    /** Drops the old entries, writes the rows (with `extra` columns), their text and their tags. */
     async replace(trx: Db, ownerId: string, rows: BookmarkRow[], extra: (row: BookmarkRow) => Record<string, unknown> = () => ({})) {
       const ids = rows.map((row) => row.id);
       await trx.deleteFrom('bookmark_index').where('owner_id', '=', ownerId).where('bookmark_id', 'in', ids).execute();
@@ -76,16 +79,16 @@ export function indexRows(db: Kysely<Database>) {
           rows.map((row) => ({
             bookmark_id: row.id,
             owner_id: ownerId,
-            title: row.title,
-            link: row.link,
             host: row.host,
-            tags: row.tags,
-            note: row.note,
             create_date: row.create_date,
             update_date: row.update_date,
             ...extra(row),
           })),
         )
+        .execute();
+      await trx
+        .insertInto('bookmark_index_content')
+        .values(rows.map((row) => ({ bookmark_id: row.id, title: row.title, link: row.link, tags: row.tags, note: row.note })))
         .execute();
       const tags = rows.flatMap((row) => (JSON.parse(row.tags) as string[]).map((tag) => ({ bookmark_id: row.id, tag })));
       for (let start = 0; start < tags.length; start += 500) {
@@ -98,8 +101,8 @@ export function indexRows(db: Kysely<Database>) {
         .execute();
     },
 
-    async search(ownerId: string, query: IndexQuery, matches: RawBuilder<unknown>): Promise<IndexResult> {
-      const conditions = [sql`i.owner_id = ${ownerId}`, matches];
+    async search(ownerId: string, query: IndexQuery, source: MatchSource): Promise<IndexResult> {
+      const conditions = [source.match, sql`i.owner_id = ${ownerId}`];
       if (query.hosts && query.hosts.length > 0) conditions.push(sql`i.host in (${sql.join(query.hosts)})`);
       if (query.tags && query.tags.length > 0) {
         conditions.push(
@@ -111,13 +114,17 @@ export function indexRows(db: Kysely<Database>) {
         if (range?.until !== undefined) conditions.push(sql`i.${sql.raw(column)} < ${range.until}`);
       }
       const where = sql.join(conditions, sql` and `);
-      // Every host's count at once: their sum is the total, so the matches are walked once for both.
+      // Every host's count at once: their sum is the total, so one walk over the matches gives both.
+      // The page is chosen by its short rows first, and only its ten entries' text is read.
       const [hosts, page, tags] = await Promise.all([
-        sql<BookmarkGroup>`select i.host as key, count(*) as doc_count from bookmark_index i where ${where} group by i.host`.execute(db),
-        sql<BookmarkRow>`select ${INDEX_COLUMNS} from bookmark_index i where ${where}
-          order by i.create_date desc, i.bookmark_id desc limit ${query.size} offset ${query.from}`.execute(db),
-        sql<BookmarkGroup>`select t.tag as key, count(*) as doc_count from bookmark_index_tags t
-          where t.bookmark_id in (select i.bookmark_id from bookmark_index i where ${where})
+        sql<BookmarkGroup>`select i.host as key, count(*) as doc_count from ${source.from} where ${where} group by i.host`.execute(db),
+        sql<BookmarkRow>`select ${ENTRY_COLUMNS} from (
+            select i.bookmark_id from ${source.from} where ${where}
+            order by i.create_date desc, i.bookmark_id desc limit ${query.size} offset ${query.from}
+          ) p join bookmark_index i on i.bookmark_id = p.bookmark_id join bookmark_index_content c on c.bookmark_id = p.bookmark_id
+          order by i.create_date desc, i.bookmark_id desc`.execute(db),
+        sql<BookmarkGroup>`select t.tag as key, count(*) as doc_count from ${source.from}
+          join bookmark_index_tags t on t.bookmark_id = i.bookmark_id where ${where}
           group by t.tag order by doc_count desc, key limit ${BOOKMARK_GROUP_COUNT}`.execute(db),
       ]);
       const groups = (rows: BookmarkGroup[]) => rows.map((row) => ({ key: row.key, doc_count: Number(row.doc_count) }));

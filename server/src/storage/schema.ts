@@ -13,6 +13,7 @@ export interface Database {
   bookmark_tags: BookmarkTagsTable;
   bookmark_facets: BookmarkFacetsTable;
   bookmark_index: BookmarkIndexTable;
+  bookmark_index_content: BookmarkIndexContentTable;
   bookmark_index_tags: BookmarkIndexTagsTable;
   bookmark_index_versions: BookmarkIndexVersionsTable;
 }
@@ -90,8 +91,11 @@ export interface BookmarkFacetsTable {
   doc_count: number;
 }
 
-/** A bookmark as last indexed; PostgreSQL adds a `search` tsvector that only raw SQL touches. */
-export type BookmarkIndexTable = Omit<BookmarksTable, 'id'> & { bookmark_id: number };
+/** What a search reads of each entry; PostgreSQL adds a `search` tsvector that only raw SQL touches. */
+export type BookmarkIndexTable = Pick<BookmarksTable, 'owner_id' | 'host' | 'create_date' | 'update_date'> & { bookmark_id: number };
+
+/** The text of each entry, as the bookmark was when indexed. */
+export type BookmarkIndexContentTable = Pick<BookmarksTable, 'title' | 'link' | 'tags' | 'note'> & { bookmark_id: number };
 
 export interface BookmarkIndexTagsTable {
   bookmark_id: number;
