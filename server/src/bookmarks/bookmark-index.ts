@@ -37,15 +37,41 @@ export function indexedText(row: BookmarkRow): Record<BookmarkSearchField, strin
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Most bookmarks first, then by key, as the SQL of the tag groups orders them. */
-function topGroups(groups: BookmarkGroup[]): BookmarkGroup[] {
-  return groups
+type Match = { id: number; host: string; tags: string; create_date: number };
+
+/** Most bookmarks first, then by key; the first 20. */
+function topGroups(counts: Map<string, number>): BookmarkGroup[] {
+  return [...counts]
+    .map(([key, doc_count]) => ({ key, doc_count }))
     .sort((a, b) => b.doc_count - a.doc_count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .slice(0, BOOKMARK_GROUP_COUNT);
 }
 
+const newer = (a: Match, b: Match) => Number(b.create_date) - Number(a.create_date) || Number(b.id) - Number(a.id);
+
+/**
+ * The first `count` matches, newest first (ties by id, newest first), kept in a short sorted list
+ * as the matches go by: a broad search has tens of thousands, and a page wants ten.
+ */
+function newestFirst(matches: Match[], count: number): Match[] {
+  const top: Match[] = [];
+  for (const match of matches) {
+    if (top.length === count && newer(match, top[count - 1]!) >= 0) continue;
+    let low = 0;
+    let high = top.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (newer(top[middle]!, match) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    top.splice(low, 0, match);
+    if (top.length > count) top.pop();
+  }
+  return top;
+}
+
 const ENTRY_COLUMNS = sql.raw(
-  'i.bookmark_id as id, c.title, c.link, i.host, c.tags, c.note, i.create_date, i.update_date',
+  'i.bookmark_id as id, c.title, c.link, i.host, i.tags, c.note, i.create_date, i.update_date',
 );
 
 /**
@@ -80,6 +106,7 @@ export function indexRows(db: Kysely<Database>) {
             bookmark_id: row.id,
             owner_id: ownerId,
             host: row.host,
+            tags: row.tags,
             create_date: row.create_date,
             update_date: row.update_date,
             ...extra(row),
@@ -88,7 +115,7 @@ export function indexRows(db: Kysely<Database>) {
         .execute();
       await trx
         .insertInto('bookmark_index_content')
-        .values(rows.map((row) => ({ bookmark_id: row.id, title: row.title, link: row.link, tags: row.tags, note: row.note })))
+        .values(rows.map((row) => ({ bookmark_id: row.id, title: row.title, link: row.link, note: row.note })))
         .execute();
       const tags = rows.flatMap((row) => (JSON.parse(row.tags) as string[]).map((tag) => ({ bookmark_id: row.id, tag })));
       for (let start = 0; start < tags.length; start += 500) {
@@ -114,27 +141,32 @@ export function indexRows(db: Kysely<Database>) {
         if (range?.until !== undefined) conditions.push(sql`i.${sql.raw(column)} < ${range.until}`);
       }
       const where = sql.join(conditions, sql` and `);
-      // Every host's count at once: their sum is the total, so one walk over the matches gives both.
-      // The page is chosen by its short rows first, and only its ten entries' text is read.
-      const [hosts, page, tags] = await Promise.all([
-        sql<BookmarkGroup>`select i.host as key, count(*) as doc_count from ${source.from} where ${where} group by i.host`.execute(db),
-        sql<BookmarkRow>`select ${ENTRY_COLUMNS} from (
-            select i.bookmark_id from ${source.from} where ${where}
-            order by i.create_date desc, i.bookmark_id desc limit ${query.size} offset ${query.from}
-          ) p join bookmark_index i on i.bookmark_id = p.bookmark_id join bookmark_index_content c on c.bookmark_id = p.bookmark_id
-          order by i.create_date desc, i.bookmark_id desc`.execute(db),
-        sql<BookmarkGroup>`select t.tag as key, count(*) as doc_count from ${source.from}
-          join bookmark_index_tags t on t.bookmark_id = i.bookmark_id where ${where}
-          group by t.tag order by doc_count desc, key limit ${BOOKMARK_GROUP_COUNT}`.execute(db),
-      ]);
-      const groups = (rows: BookmarkGroup[]) => rows.map((row) => ({ key: row.key, doc_count: Number(row.doc_count) }));
-      const hostGroups = groups(hosts.rows);
+      // One walk over the matches' short rows gives the total, both groups and the page's ids;
+      // only the page's entries are then read whole.
+      const matches = await sql<Match>`select i.bookmark_id as id, i.host, i.tags, i.create_date
+        from ${source.from} where ${where}`.execute(db);
+      const hosts = new Map<string, number>();
+      const tags = new Map<string, number>();
+      for (const match of matches.rows) {
+        hosts.set(match.host, (hosts.get(match.host) ?? 0) + 1);
+        for (const tag of JSON.parse(match.tags) as string[]) tags.set(tag, (tags.get(tag) ?? 0) + 1);
+      }
+      const ids = newestFirst(matches.rows, query.from + query.size).slice(query.from).map((match) => Number(match.id));
       return {
-        total: hostGroups.reduce((sum, group) => sum + group.doc_count, 0),
-        rows: page.rows,
-        host_groups: topGroups(hostGroups),
-        tag_groups: topGroups(groups(tags.rows)),
+        total: matches.rows.length,
+        rows: await this.entries(ids),
+        host_groups: topGroups(hosts),
+        tag_groups: topGroups(tags),
       };
+    },
+
+    /** The entries of these ids, in their order. */
+    async entries(ids: number[]): Promise<BookmarkRow[]> {
+      if (ids.length === 0) return [];
+      const found = await sql<BookmarkRow>`select ${ENTRY_COLUMNS} from bookmark_index i
+        join bookmark_index_content c on c.bookmark_id = i.bookmark_id where i.bookmark_id in (${sql.join(ids)})`.execute(db);
+      const byId = new Map(found.rows.map((row) => [Number(row.id), row]));
+      return ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
     },
   };
 }

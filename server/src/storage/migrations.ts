@@ -133,14 +133,15 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
       await sql`create index bookmark_facets_top on bookmark_facets (owner_id, kind, doc_count)`.execute(db);
 
       // The search index: what each bookmark was when it was last indexed (DESIGN §4). A search
-      // visits every match to count its groups, so the columns it reads are kept apart from the
-      // text, in short rows; on SQLite keyed by the rowid itself, as the word index is.
+      // reads every match once to count its groups, so what it reads (host, tags, times) is kept
+      // apart from the text, in short rows; on SQLite keyed by the rowid itself, as the word index is.
       const search = dialect === 'postgres' ? sql`, search tsvector not null` : sql``;
       const entryKey = dialect === 'sqlite' ? sql`integer primary key` : sql`bigint primary key`;
       await sql`create table bookmark_index (
         bookmark_id ${entryKey} references bookmarks (id) on delete cascade,
         owner_id text not null,
         host text not null,
+        tags text not null,
         create_date bigint not null,
         update_date bigint not null
         ${search}
@@ -149,7 +150,6 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         bookmark_id ${entryKey} references bookmark_index (bookmark_id) on delete cascade,
         title text not null,
         link text not null,
-        tags text not null,
         note text
       )`.execute(db);
       await sql`create index bookmark_index_owner_newest on bookmark_index (owner_id, create_date, bookmark_id)`.execute(db);

@@ -92,10 +92,10 @@ export interface BookmarkFacetsTable {
 }
 
 /** What a search reads of each entry; PostgreSQL adds a `search` tsvector that only raw SQL touches. */
-export type BookmarkIndexTable = Pick<BookmarksTable, 'owner_id' | 'host' | 'create_date' | 'update_date'> & { bookmark_id: number };
+export type BookmarkIndexTable = Pick<BookmarksTable, 'owner_id' | 'host' | 'tags' | 'create_date' | 'update_date'> & { bookmark_id: number };
 
 /** The text of each entry, as the bookmark was when indexed. */
-export type BookmarkIndexContentTable = Pick<BookmarksTable, 'title' | 'link' | 'tags' | 'note'> & { bookmark_id: number };
+export type BookmarkIndexContentTable = Pick<BookmarksTable, 'title' | 'link' | 'note'> & { bookmark_id: number };
 
 export interface BookmarkIndexTagsTable {
   bookmark_id: number;
