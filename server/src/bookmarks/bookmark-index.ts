@@ -47,21 +47,25 @@ function topGroups(counts: Map<string, number>): BookmarkGroup[] {
     .slice(0, BOOKMARK_GROUP_COUNT);
 }
 
-const newer = (a: Match, b: Match) => Number(b.create_date) - Number(a.create_date) || Number(b.id) - Number(a.id);
+/** Sort order: newest first, ties by id, newest first. */
+const byNewest = (a: Match, b: Match) => Number(b.create_date) - Number(a.create_date) || Number(b.id) - Number(a.id);
+/** Beyond this many, a whole sort costs less than keeping a sorted list. */
+const KEPT_IN_ORDER = 1000;
 
 /**
  * The first `count` matches, newest first (ties by id, newest first), kept in a short sorted list
  * as the matches go by: a broad search has tens of thousands, and a page wants ten.
  */
 function newestFirst(matches: Match[], count: number): Match[] {
+  if (count > KEPT_IN_ORDER) return matches.toSorted(byNewest).slice(0, count);
   const top: Match[] = [];
   for (const match of matches) {
-    if (top.length === count && newer(match, top[count - 1]!) >= 0) continue;
+    if (top.length === count && byNewest(match, top[count - 1]!) >= 0) continue;
     let low = 0;
     let high = top.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (newer(top[middle]!, match) <= 0) low = middle + 1;
+      if (byNewest(top[middle]!, match) <= 0) low = middle + 1;
       else high = middle;
     }
     top.splice(low, 0, match);

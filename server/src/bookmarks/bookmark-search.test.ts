@@ -153,6 +153,15 @@ describe.each(testDialects)('bookmark search index on %s', (dialect) => {
       expect(second.bookmarks.every((bookmark) => bookmark.indexed === true)).toBe(true);
     });
 
+    it('orders bookmarks made at the same moment by id, newest first, across pages', async () => {
+      const twins = [];
+      for (const n of [1, 2, 3]) twins.push(await alice.createIndexed({ title: `Zyzzyva twin ${n}`, link: `https://example.org/twin/${n}` }));
+      const pages = [];
+      for (const from of [0, 1, 2]) pages.push(...titles(await alice.search({ key_words: ['zyzzyva'] }, { from: String(from), size: '1' })));
+      expect(pages).toEqual(['Zyzzyva twin 3', 'Zyzzyva twin 2', 'Zyzzyva twin 1']);
+      expect(twins.map((twin) => twin.create_date)).toEqual([twins[0]!.create_date, twins[0]!.create_date, twins[0]!.create_date]);
+    });
+
     it.each([
       [{ key_words: [] }, 'key_words: key words are required'],
       [{}, 'key_words: key words are required'],
