@@ -201,6 +201,31 @@ describe('bookmarks, end to end', () => {
     await expect.poll(() => titles(other)).toEqual(['SQLite FTS5 Extension']);
   });
 
+  it('offers Index for a bookmark that is not indexed, and then says Indexed', async () => {
+    const login = await fetch(`${server.baseUrl}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: OWNER.email, password: OWNER.password }),
+    });
+    const { idToken } = (await login.json()) as { idToken: string };
+    const created = await fetch(`${server.baseUrl}/bookmarks/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${idToken}` },
+      body: JSON.stringify({ title: 'Saved by the API alone', link: 'https://example.org/api-only' }),
+    });
+    const { id } = (await created.json()) as { id: number };
+
+    await signIn(page, OWNER);
+    await page.goto(`/bookmark/${id}`);
+    await page.locator('#bookmark-title').getByText('Saved by the API alone').waitFor();
+    await page.getByRole('button', { name: 'Index', exact: true }).click();
+    await page.getByText('Indexed', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Index', exact: true }).count()).toBe(0);
+    await page.goto('/bookmark/query');
+    await search(page, 'alone');
+    await expect.poll(() => titles(page)).toEqual(['Saved by the API alone']);
+  });
+
   it('shows a second user none of the first user’s bookmarks', async () => {
     await signIn(page, OWNER);
     const id = await createBookmark(page, { title: 'Owner only', link: 'https://example.org/owner-only', tags: 'private' });
