@@ -13,6 +13,11 @@ import { createSignInFlows } from './auth/oidc/sign-in-flow.ts';
 import { requireUser } from './auth/require-user.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
 import { createAccessTokens } from './auth/tokens.ts';
+import { createPostgresBookmarkIndex } from './bookmarks/bookmark-index.postgres.ts';
+import { createSqliteBookmarkIndex } from './bookmarks/bookmark-index.sqlite.ts';
+import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
+import { createBookmarksService } from './bookmarks/bookmarks.service.ts';
+import { createBookmarksStore } from './bookmarks/bookmarks.store.ts';
 import { booksRoutes } from './books/books.routes.ts';
 import { createBooksService } from './books/books.service.ts';
 import { createPostgresCatalogue } from './books/catalogue.postgres.ts';
@@ -77,6 +82,11 @@ export async function buildApp({
   });
   const events = await createUserEvents(storage, app.log);
   const users = createUsersService({ users: createUsersStore(storage.db), events, clock });
+  const bookmarks = createBookmarksService({
+    store: createBookmarksStore(storage.db),
+    index: storage.dialect === 'sqlite' ? createSqliteBookmarkIndex(storage.db) : createPostgresBookmarkIndex(storage.db),
+    clock,
+  });
 
   await app.register(healthRoutes, { storage });
   await app.register(authRoutes, { auth, limiter: createLoginLimiter(), config });
@@ -92,6 +102,7 @@ export async function buildApp({
   await app.register(async (signedIn) => {
     signedIn.addHook('onRequest', requireUser(tokens));
     await signedIn.register(usersRoutes, { users });
+    await signedIn.register(bookmarksRoutes, { bookmarks });
   });
   const catalogue = storage.sqliteFile
     ? createSqliteCatalogue(storage.db, storage.sqliteFile, { eager: startSearchWorkers })

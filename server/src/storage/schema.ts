@@ -10,6 +10,13 @@ export interface Database {
   settings: SettingsTable;
   books: BooksTable;
   oidc_identities: OidcIdentitiesTable;
+  bookmarks: BookmarksTable;
+  bookmark_tags: BookmarkTagsTable;
+  bookmark_facets: BookmarkFacetsTable;
+  bookmark_index: BookmarkIndexTable;
+  bookmark_index_content: BookmarkIndexContentTable;
+  bookmark_index_tags: BookmarkIndexTagsTable;
+  bookmark_index_versions: BookmarkIndexVersionsTable;
 }
 
 export interface UsersTable {
@@ -65,4 +72,47 @@ export interface OidcIdentitiesTable {
   user_id: string;
   created_at: number;
   last_sign_in_at: number;
+}
+
+/** Each user's bookmarks (bookmarks/); `tags` is a JSON list, `host` the link's host name. */
+export interface BookmarksTable {
+  id: Generated<number>;
+  owner_id: string;
+  title: string;
+  link: string;
+  host: string;
+  tags: string;
+  note: string | null;
+  create_date: number;
+  update_date: number;
+}
+
+export interface BookmarkTagsTable {
+  bookmark_id: number;
+  owner_id: string;
+  tag: string;
+  create_date: number;
+}
+
+export interface BookmarkFacetsTable {
+  owner_id: string;
+  kind: 'host' | 'tag';
+  key: string;
+  doc_count: number;
+}
+
+/** What a search reads of each entry; PostgreSQL adds a `search` tsvector that only raw SQL touches. */
+export type BookmarkIndexTable = Pick<BookmarksTable, 'owner_id' | 'host' | 'tags' | 'create_date' | 'update_date'> & { bookmark_id: number };
+
+/** The text of each entry, as the bookmark was when indexed. */
+export type BookmarkIndexContentTable = Pick<BookmarksTable, 'title' | 'link' | 'note'> & { bookmark_id: number };
+
+export interface BookmarkIndexTagsTable {
+  bookmark_id: number;
+  tag: string;
+}
+
+export interface BookmarkIndexVersionsTable {
+  owner_id: string;
+  version: string;
 }

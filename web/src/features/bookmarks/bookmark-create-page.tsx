@@ -1,3 +1,81 @@
+import { type FormEvent, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useSelector } from 'react-redux';
+import { useNavigate } from 'react-router';
+import { splitTags } from '../../../../contract/bookmarks.ts';
+import { useApiClient } from '../../api/api-client-context.ts';
+import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
+import { createAndIndex } from './bookmarks.thunks.ts';
+import { useBusy } from './use-busy.ts';
+
+type Fields = { title: string; link: string; tags: string; note: string };
+
+/** Spec §5 Bookmark create: the messages of the required fields. */
+function problems(fields: Fields): string[] {
+  return [
+    ...(fields.title.trim() === '' ? ['title is required'] : []),
+    ...(fields.link.trim() === '' ? ['link is required'] : []),
+  ];
+}
+
+/** Spec §2 Bookmark create: on success, the new bookmark's page. */
 export function BookmarkCreatePage() {
-  return <section id="bookmark-create" />;
+  const client = useApiClient();
+  const dispatch = useBookmarksDispatch();
+  const navigate = useNavigate();
+  const { operationError } = useSelector(selectBookmarks);
+  const [fields, setFields] = useState<Fields>({ title: '', link: '', tags: '', note: '' });
+  const [shown, setShown] = useState<string[]>([]);
+  const [busy, run] = useBusy();
+  const set = (name: keyof Fields) => (event: { target: { value: string } }) => setFields({ ...fields, [name]: event.target.value });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const found = problems(fields);
+    setShown(found);
+    if (found.length > 0) return;
+    const note = fields.note.trim();
+    void run(async () => {
+      const id = await dispatch(
+        createAndIndex(client, { title: fields.title.trim(), link: fields.link.trim(), tags: splitTags(fields.tags), ...(note === '' ? {} : { note }) }),
+      );
+      if (id !== null) await navigate(`/bookmark/${id}`);
+    });
+  }
+
+  return (
+    <section id="bookmark-create">
+      <Form noValidate onSubmit={submit}>
+        <Form.Group className="mb-3" controlId="bookmark-title">
+          <Form.Label>title</Form.Label>
+          <Form.Control value={fields.title} onChange={set('title')} />
+        </Form.Group>
+        <Form.Group className="mb-3" controlId="bookmark-link">
+          <Form.Label>link</Form.Label>
+          <Form.Control type="url" value={fields.link} onChange={set('link')} />
+        </Form.Group>
+        <Form.Group className="mb-3" controlId="bookmark-tags">
+          <Form.Label>tags</Form.Label>
+          <Form.Control value={fields.tags} onChange={set('tags')} />
+        </Form.Group>
+        <Form.Group className="mb-3" controlId="bookmark-note">
+          <Form.Label>note</Form.Label>
+          <Form.Control as="textarea" rows={3} value={fields.note} onChange={set('note')} />
+        </Form.Group>
+        {shown.map((problem) => (
+          <p key={problem} className="text-danger mb-1 validation-message">
+            {problem}
+          </p>
+        ))}
+        {operationError !== null && <Alert variant="danger" className="py-2 operation-error">{operationError}</Alert>}
+        <Button type="submit" disabled={busy}>
+          Create
+        </Button>
+        {busy && <LoadingSpinner />}
+      </Form>
+    </section>
+  );
 }

@@ -1,18 +1,20 @@
-import { createSlice } from '@reduxjs/toolkit';
+import { createSlice, type PayloadAction, type ThunkDispatch, type UnknownAction } from '@reduxjs/toolkit';
+import { useDispatch } from 'react-redux';
 import { z } from 'zod';
-
-/** A search facet: a host or tag and how many bookmarks have it. */
-const Group = z.object({ key: z.string(), doc_count: z.number().int().nonnegative() });
+import { Bookmark, BookmarkGroup } from '../../../../contract/bookmarks.ts';
 
 /** The bookmark state (spec §3). */
 export const BookmarkState = z.object({
   pageSize: z.number().int().positive(),
-  // Items are typed once the bookmark contract exists; until then nothing but [] and null is ever stored.
-  bookmarks: z.array(z.unknown()),
-  curBookmark: z.unknown(),
+  bookmarks: z.array(Bookmark),
+  curBookmark: Bookmark.nullable(),
+  /**
+   * The list's next-page cursor (NO_MORE_RESULTS at the end), or for search results the count
+   * loaded so far; null when there is nothing more to ask for.
+   */
   pageCursor: z.string().nullable(),
-  host_groups: z.array(Group),
-  tag_groups: z.array(Group),
+  host_groups: z.array(BookmarkGroup),
+  tag_groups: z.array(BookmarkGroup),
   operationError: z.string().nullable(),
 });
 export type BookmarkState = z.infer<typeof BookmarkState>;
@@ -27,8 +29,62 @@ const initialState: BookmarkState = {
   operationError: null,
 };
 
+export type BookmarkPageLoaded = Pick<BookmarkState, 'bookmarks' | 'pageCursor' | 'host_groups' | 'tag_groups'>;
+
+/** Spec §4 Bookmarks; every successful action clears the operation error. */
 export const bookmarkSlice = createSlice({
   name: 'bookmark',
   initialState,
-  reducers: {},
+  reducers: {
+    /** Get page: replaces the list. */
+    pageLoaded(state, action: PayloadAction<BookmarkPageLoaded>) {
+      Object.assign(state, action.payload);
+      state.operationError = null;
+    },
+    /** Add page: appends the next page. */
+    pageAdded(state, action: PayloadAction<BookmarkPageLoaded>) {
+      const { bookmarks, ...rest } = action.payload;
+      Object.assign(state, rest);
+      state.bookmarks.push(...bookmarks);
+      state.operationError = null;
+    },
+    /** Get one, create, update and index: the current bookmark, and its copy in the list. */
+    bookmarkLoaded(state, action: PayloadAction<Bookmark>) {
+      state.curBookmark = action.payload;
+      const at = state.bookmarks.findIndex((bookmark) => bookmark.id === action.payload.id);
+      if (at >= 0) state.bookmarks[at] = action.payload;
+      state.operationError = null;
+    },
+    /** The bookmark shown is no longer the one asked for (not found, or another user's). */
+    bookmarkForgotten(state) {
+      state.curBookmark = null;
+    },
+    pageSizeSet(state, action: PayloadAction<number>) {
+      state.pageSize = action.payload;
+    },
+    /** Clear: the list, its cursor and the groups. */
+    cleared(state) {
+      state.bookmarks = [];
+      state.pageCursor = null;
+      state.host_groups = [];
+      state.tag_groups = [];
+    },
+    /** Spec §8: prefixed with the local time of day in square brackets. */
+    errorReported: {
+      reducer(state, action: PayloadAction<string>) {
+        state.operationError = action.payload;
+      },
+      prepare: (message: string, at: Date = new Date()) => ({ payload: `[${at.toLocaleTimeString()}] ${message}` }),
+    },
+  },
 });
+
+export const { pageLoaded, pageAdded, bookmarkLoaded, bookmarkForgotten, pageSizeSet, cleared, errorReported } = bookmarkSlice.actions;
+
+/** The part of the root state the bookmark screens read. */
+export interface BookmarksRootState {
+  bookmark: BookmarkState;
+}
+export type BookmarksDispatch = ThunkDispatch<BookmarksRootState, unknown, UnknownAction>;
+export const useBookmarksDispatch = useDispatch.withTypes<BookmarksDispatch>();
+export const selectBookmarks = (state: BookmarksRootState): BookmarkState => state.bookmark;

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+
+export const NO_MORE_RESULTS = 'NO_MORE_RESULTS';
+export const BOOKMARK_SEARCH_FIELDS = ['title', 'link', 'note', 'tags'] as const;
+export type BookmarkSearchField = (typeof BOOKMARK_SEARCH_FIELDS)[number];
+export const DEFAULT_BOOKMARK_PAGE_SIZE = 10;
+export const MAX_BOOKMARK_PAGE_SIZE = 100;
+/** How many hosts and tags a reply's groups list. */
+export const BOOKMARK_GROUP_COUNT = 20;
+
+export const BOOKMARK_LIMITS = { title: 500, link: 2048, tag: 100, tags: 50, note: 10_000 } as const;
+
+/**
+ * Tags text as spec §5 reads it: trimmed; split on commas (each part trimmed) when it has one,
+ * else on whitespace. Empty parts and repeats are dropped.
+ */
+export function splitTags(text: string): string[] {
+  const trimmed = text.trim();
+  if (trimmed === '') return [];
+  const parts = trimmed.includes(',') ? trimmed.split(',').map((part) => part.trim()) : trimmed.split(/\s+/);
+  return [...new Set(parts.filter(Boolean))];
+}
+
+const isHttpUrl = (value: string) => {
+  if (!URL.canParse(value)) return false;
+  const { protocol, hostname } = new URL(value);
+  return (protocol === 'http:' || protocol === 'https:') && hostname !== '';
+};
+
+const title = z
+  .string({ error: 'title is required' })
+  .trim()
+  .min(1, 'title is required')
+  .max(BOOKMARK_LIMITS.title, `must be at most ${BOOKMARK_LIMITS.title} characters`);
+const link = z
+  .string({ error: 'link is required' })
+  .trim()
+  .min(1, 'link is required')
+  .max(BOOKMARK_LIMITS.link, `must be at most ${BOOKMARK_LIMITS.link} characters`)
+  .refine(isHttpUrl, 'must be an http or https URL');
+/** A list, each tag trimmed, or tags text split as spec §5 says. */
+const tags = z
+  .union([z.string(), z.array(z.string())], { error: 'must be a list of tags or a text' })
+  .transform((value) => (typeof value === 'string' ? splitTags(value) : splitTags(value.join(','))))
+  .pipe(
+    z
+      .array(z.string().max(BOOKMARK_LIMITS.tag, `each tag must be at most ${BOOKMARK_LIMITS.tag} characters`))
+      .max(BOOKMARK_LIMITS.tags, `must be at most ${BOOKMARK_LIMITS.tags} tags`),
+  )
+  .default([]);
+/** Trimmed; empty means none. */
+const note = z
+  .string()
+  .trim()
+  .max(BOOKMARK_LIMITS.note, `must be at most ${BOOKMARK_LIMITS.note} characters`)
+  .nullish()
+  .transform((value) => (value ? value : undefined));
+
+/** `POST /bookmarks/` (spec §7). */
+export const BookmarkInput = z.strictObject({ title, link, tags, note });
+export type BookmarkInput = z.output<typeof BookmarkInput>;
+/** What the client sends: tags may still be text. */
+export type BookmarkDraft = z.input<typeof BookmarkInput>;
+
+/** A bookmark as the API replies it (spec §3). Times are ISO strings. */
+export const Bookmark = z.object({
+  id: z.number().int().positive(),
+  title: z.string(),
+  link: z.string(),
+  tags: z.array(z.string()),
+  note: z.string().optional(),
+  create_date: z.string(),
+  update_date: z.string(),
+  /** Set by the index routes: the bookmark has an entry in the search index. */
+  indexed: z.boolean().optional(),
+});
+export type Bookmark = z.infer<typeof Bookmark>;
+
+/**
+ * `PUT /bookmarks/{id}` and `POST /api/bookmarks/`: the whole bookmark (spec §7). The server
+ * keeps the times and the indexed flag itself, so those are accepted and ignored.
+ */
+export const BookmarkUpdate = BookmarkInput.extend({
+  id: z.number({ error: 'must be a number' }).int().positive(),
+  create_date: z.string().optional(),
+  update_date: z.string().optional(),
+  indexed: z.boolean().optional(),
+});
+export type BookmarkUpdate = z.output<typeof BookmarkUpdate>;
+
+export const BookmarkIdParams = z.strictObject({
+  id: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER),
+});
+
+export const BookmarkGroup = z.object({ key: z.string(), doc_count: z.number().int().nonnegative() });
+export type BookmarkGroup = z.infer<typeof BookmarkGroup>;
+
+/** An ISO date (UTC day) or date-time with a zone. */
+const isoTime = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
+  error: 'must be an ISO date or a date-time with a zone',
+});
+
+/** `GET /bookmarks/` query (spec §7); the cursor comes in the `pageCursor` header. */
+export const BookmarkListQuery = z.strictObject({
+  pageSize: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(MAX_BOOKMARK_PAGE_SIZE, `must be at most ${MAX_BOOKMARK_PAGE_SIZE}`)
+    .default(DEFAULT_BOOKMARK_PAGE_SIZE),
+  tag: z.string().trim().max(BOOKMARK_LIMITS.tag).optional(),
+  start_date: isoTime.optional(),
+  end_date: isoTime.optional(),
+});
+export type BookmarkListQuery = z.infer<typeof BookmarkListQuery>;
+
+/** The bookmark page response (spec §3), with the collection's groups. */
+export const BookmarkPage = z.object({
+  items: z.array(Bookmark),
+  /** Send back as the `pageCursor` header for the next page; NO_MORE_RESULTS when done. */
+  cursor: z.string(),
+  host_groups: z.array(BookmarkGroup),
+  tag_groups: z.array(BookmarkGroup),
+});
+export type BookmarkPage = z.infer<typeof BookmarkPage>;
+
+const TimeRange = z.strictObject({ start: isoTime.optional(), end: isoTime.optional() });
+
+/** `POST /api/bookmarks/query` body: the query spec of spec §3. */
+export const BookmarkQuerySpec = z.strictObject({
+  key_words: z
+    .array(z.string().max(200, 'each must be at most 200 characters'), { error: 'key words are required' })
+    .min(1, 'key words are required')
+    .max(32, 'must be at most 32 words'),
+  fields: z.array(z.enum(BOOKMARK_SEARCH_FIELDS, { error: `must be among ${BOOKMARK_SEARCH_FIELDS.join(', ')}` })).optional(),
+  hosts: z.array(z.string().max(255)).max(100).optional(),
+  tags: z.array(z.string().max(BOOKMARK_LIMITS.tag)).max(100).optional(),
+  create_time_range: TimeRange.optional(),
+  update_time_range: TimeRange.optional(),
+  from: z.number().int().min(0).optional(),
+  size: z.number().int().min(1).max(MAX_BOOKMARK_PAGE_SIZE).optional(),
+});
+export type BookmarkQuerySpec = z.infer<typeof BookmarkQuerySpec>;
+
+export const BookmarkQueryParams = z.strictObject({
+  from: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(1_000_000).optional(),
+  size: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(MAX_BOOKMARK_PAGE_SIZE, `must be at most ${MAX_BOOKMARK_PAGE_SIZE}`)
+    .optional(),
+});
+
+/** The bookmark search result (spec §3). */
+export const BookmarkSearchResult = z.object({
+  bookmarks: z.array(Bookmark),
+  total_count: z.number().int().nonnegative(),
+  host_groups: z.array(BookmarkGroup),
+  tag_groups: z.array(BookmarkGroup),
+});
+export type BookmarkSearchResult = z.infer<typeof BookmarkSearchResult>;
+
+/** `POST /bookmarks/import` reply. */
+export const BookmarkImportReply = z.object({
+  imported: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+  errors: z.array(z.object({ line: z.number().int().positive(), message: z.string() })),
+});
+export type BookmarkImportReply = z.infer<typeof BookmarkImportReply>;

@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BookmarkImportReply } from '../../../contract/bookmarks.ts';
+import { ErrorReply } from '../../../contract/errors.ts';
+import { multipart } from '../test/multipart.ts';
+import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+import { type BookmarksClient, bookmarksClient } from './bookmarks.test-client.ts';
+
+const FIREFOX_FILE = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/firefox-bookmarks.html'));
+
+/** What Chrome writes, with a `<DD>` note that Firefox no longer exports. */
+const CHROME_STYLE_FILE = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
+<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
+<TITLE>Bookmarks</TITLE>
+<H1>Bookmarks</H1>
+<DL><p>
+    <DT><H3 ADD_DATE="1700000000" LAST_MODIFIED="0" PERSONAL_TOOLBAR_FOLDER="true">Bookmarks bar</H3>
+    <DL><p>
+        <DT><A HREF="https://example.org/with-note" ADD_DATE="1700000100">With a note</A>
+        <DD>First line &amp; more
+second line
+        <DT><A HREF="https://example.org/untitled" ADD_DATE="1700000200"></A>
+        <DT><A HREF="https://example.org/${'x'.repeat(2100)}" ADD_DATE="1700000300">Too long a link</A>
+    </DL><p>
+</DL><p>
+`;
+
+describe.each(testDialects)('bookmark import and export on %s', (dialect) => {
+  let t: TestApp;
+  let alice: BookmarksClient;
+
+  beforeAll(async () => {
+    const database = await createTestDatabase(dialect);
+    t = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true' } });
+    alice = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
+    return async () => {
+      await t.close();
+      await database.drop();
+    };
+  });
+
+  const upload = (client: BookmarksClient, file: Buffer | string) => {
+    const body = multipart([['file', file, 'bookmarks.html']]);
+    return t.app.inject({ method: 'POST', url: '/bookmarks/import', payload: body.payload, headers: { ...body.headers, ...client.headers } });
+  };
+  const imported = async (client: BookmarksClient, file: Buffer | string) => {
+    const response = await upload(client, file);
+    expect(response.statusCode, response.body).toBe(200);
+    return BookmarkImportReply.parse(response.json());
+  };
+  const byLink = async (client: BookmarksClient) =>
+    new Map((await client.list({ pageSize: '100' })).items.map((item) => [item.link, item]));
+
+  it('imports a file Firefox wrote: http(s) links once each, folders and TAGS as tags, its dates', async () => {
+    expect(await imported(alice, FIREFOX_FILE)).toEqual({ imported: 8, skipped: 3, errors: [] });
+    const saved = await byLink(alice);
+    expect(saved.get('https://developer.mozilla.org/en-US/docs/Web/HTML')).toMatchObject({
+      title: 'HTML: HyperText Markup Language | MDN',
+      tags: ['html', 'reference'],
+      create_date: new Date(1_700_000_000_000).toISOString(),
+      update_date: new Date(1_700_000_500_000).toISOString(),
+    });
+    expect(saved.get('https://sqlite.org/fts5.html')).toMatchObject({ title: 'SQLite FTS5 Extension', tags: ['Development', 'Databases', 'search', 'sqlite'] });
+    expect(saved.get('https://nodejs.org/docs/latest/api/')?.tags).toEqual(['Development', 'node']);
+    // The browser's own root folders are not topics.
+    expect(saved.get('https://news.ycombinator.com/')?.tags).toEqual(['news']);
+    expect(saved.get('http://example.com/plain-http')?.tags).toEqual([]);
+    expect(saved.get('https://example.org/search?q=a&b=%3Cc%3E')?.title).toBe('Quotes "&" <angle>');
+    expect(saved.get('https://fr.wikipedia.org/wiki/Les_Mis%C3%A9rables')?.title).toBe('Les Misérables — Wikipédia');
+    expect([...saved.keys()].some((link) => !link.startsWith('http'))).toBe(false);
+    expect(saved.size).toBe(8);
+  });
+
+  it('indexes what it imports', async () => {
+    const result = await alice.search({ key_words: ['wikipedia'] });
+    expect(result.bookmarks.map((bookmark) => [bookmark.title, bookmark.indexed])).toEqual([['Les Misérables — Wikipédia', true]]);
+    expect((await alice.search({ key_words: ['databases'], fields: ['tags'] })).total_count).toBe(2);
+  });
+
+  it('skips the links the user already has', async () => {
+    expect(await imported(alice, FIREFOX_FILE)).toEqual({ imported: 0, skipped: 11, errors: [] });
+    expect((await byLink(alice)).size).toBe(8);
+  });
+
+  it('takes a <DD> as the note, the link as a missing title, and reports bad links by line', async () => {
+    const bob = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
+    const reply = await imported(bob, CHROME_STYLE_FILE);
+    expect(reply.imported).toBe(2);
+    expect(reply.errors).toEqual([{ line: 12, message: 'link: must be at most 2048 characters' }]);
+    const saved = await byLink(bob);
+    expect(saved.get('https://example.org/with-note')).toMatchObject({ note: 'First line & more\nsecond line', tags: [] });
+    expect(saved.get('https://example.org/untitled')?.title).toBe('https://example.org/untitled');
+  });
+
+  it('exports a file that imports back to the same bookmarks', async () => {
+    const note = await alice.create({ title: 'Noted <b>bold</b>', link: 'https://example.org/noted?a=1&b=2', tags: 'x y', note: 'a "quoted" & <tagged>\nnote' });
+    const response = await alice.inject('GET', '/bookmarks/export');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="bookmarks.html"');
+    expect(response.body).toMatch(/^<!DOCTYPE NETSCAPE-Bookmark-file-1>/);
+    expect(response.body).toContain('TAGS="x,y"');
+
+    const carol = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
+    expect(await imported(carol, response.body)).toEqual({ imported: 9, skipped: 0, errors: [] });
+    const strip = (items: Map<string, { id: number }>) => [...items.values()].map(({ id: _id, ...rest }) => rest);
+    const original = await byLink(alice);
+    expect(original.get(note.link)).toEqual(note);
+    expect(strip(await byLink(carol))).toEqual(strip(original));
+  });
+
+  it('refuses a file that is not a bookmarks file, and changes nothing', async () => {
+    const bob = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
+    for (const file of ['<html><body><a href="https://example.org">x</a></body></html>', '{"roots": {}}', Buffer.from([0, 1, 2])]) {
+      const response = await upload(bob, file);
+      expect(response.statusCode).toBe(400);
+      expect(ErrorReply.parse(response.json()).message).toMatch(/^This is not a browser bookmarks file/);
+    }
+    const noFile = await t.app.inject({ method: 'POST', url: '/bookmarks/import', payload: { file: 'x' }, headers: bob.headers });
+    expect(noFile.statusCode).toBe(400);
+    expect((await bob.list()).items).toEqual([]);
+  });
+});

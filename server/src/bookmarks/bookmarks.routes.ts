@@ -1,0 +1,154 @@
+import { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  Bookmark,
+  BookmarkIdParams,
+  BookmarkImportReply,
+  BookmarkInput,
+  BookmarkListQuery,
+  BookmarkPage,
+  BookmarkQueryParams,
+  BookmarkQuerySpec,
+  BookmarkSearchResult,
+  BookmarkUpdate,
+} from '../../../contract/bookmarks.ts';
+import { ErrorReply } from '../../../contract/errors.ts';
+import { AppError } from '../errors.ts';
+import type { BookmarksService } from './bookmarks.service.ts';
+
+/** A browser's bookmarks file is a few MB even with tens of thousands of links. */
+const MAX_IMPORT_MB = 50;
+
+const ListHeaders = z.object({ pagecursor: z.string().max(200, 'must be at most 200 characters').optional() });
+
+/** Every route of the bookmark gateway and the search index (spec §7); registered behind requireUser. */
+export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }> = async (app, { bookmarks }) => {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const security = [{ bearer: [] }];
+  const tags = ['bookmarks'];
+  await app.register(multipart, { limits: { fileSize: MAX_IMPORT_MB * 1024 * 1024, files: 1, fields: 0, parts: 1 } });
+
+  routes.get(
+    '/bookmarks/',
+    {
+      schema: {
+        tags,
+        summary: 'A page of bookmarks, newest first; send the reply’s cursor as the pageCursor header for the next',
+        security,
+        querystring: BookmarkListQuery,
+        headers: ListHeaders,
+        response: { 200: BookmarkPage, 400: ErrorReply, 401: ErrorReply },
+      },
+    },
+    async (request) => bookmarks.list(request.user.uid, request.query, request.headers.pagecursor),
+  );
+
+  routes.post(
+    '/bookmarks/',
+    {
+      schema: { tags, summary: 'Create a bookmark', security, body: BookmarkInput, response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 409: ErrorReply } },
+    },
+    async (request) => bookmarks.create(request.user.uid, request.body),
+  );
+
+  routes.post(
+    '/bookmarks/import',
+    {
+      schema: {
+        tags,
+        summary: 'Add the links of a browser’s bookmarks file (multipart field "file", Netscape format) and index them',
+        security,
+        consumes: ['multipart/form-data'],
+        response: { 200: BookmarkImportReply, 400: ErrorReply, 401: ErrorReply, 413: ErrorReply },
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart()) throw new AppError(400, 'Send the bookmarks file as multipart/form-data');
+      const file = await request.file();
+      if (!file) throw new AppError(400, 'No bookmarks file: send it in the field "file"');
+      if (file.fieldname !== 'file') throw new AppError(400, `Unknown file field "${file.fieldname}"`);
+      const content = await file.toBuffer();
+      return bookmarks.import(request.user.uid, content.toString('utf8'));
+    },
+  );
+
+  // Typed without the zod provider: the reply is a stream, not a serialised object.
+  app.get(
+    '/bookmarks/export',
+    { schema: { tags, summary: 'Every bookmark as a browser bookmarks file (Netscape format)', security, response: { 401: ErrorReply } } },
+    async (request, reply) =>
+      reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="bookmarks.html"')
+        .send(Readable.from(bookmarks.export(request.user.uid))),
+  );
+
+  routes.get(
+    '/bookmarks/:id',
+    {
+      schema: { tags, summary: 'One bookmark', security, params: BookmarkIdParams, response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply } },
+    },
+    async (request) => bookmarks.get(request.user.uid, request.params.id),
+  );
+
+  routes.put(
+    '/bookmarks/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Save the whole bookmark (the spec’s client changes one field at a time)',
+        security,
+        params: BookmarkIdParams,
+        body: BookmarkUpdate,
+        response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply, 409: ErrorReply },
+      },
+    },
+    async (request) => bookmarks.update(request.user.uid, request.params.id, request.body),
+  );
+
+  routes.get(
+    '/api/bookmarks/:id',
+    {
+      schema: {
+        tags,
+        summary: 'The bookmark’s search index entry: 404 when it is not indexed',
+        security,
+        params: BookmarkIdParams,
+        response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request) => bookmarks.indexEntry(request.user.uid, request.params.id),
+  );
+
+  routes.post(
+    '/api/bookmarks/',
+    {
+      schema: {
+        tags,
+        summary: 'Create or update the bookmark’s index entry, from the bookmark as stored',
+        security,
+        body: BookmarkUpdate,
+        response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request) => bookmarks.indexBookmark(request.user.uid, request.body),
+  );
+
+  routes.post(
+    '/api/bookmarks/query',
+    {
+      schema: {
+        tags,
+        summary: 'Search the index: every word (a prefix) in one of the fields; newest first, with the top hosts and tags',
+        security,
+        querystring: BookmarkQueryParams,
+        body: BookmarkQuerySpec,
+        response: { 200: BookmarkSearchResult, 400: ErrorReply, 401: ErrorReply },
+      },
+    },
+    async (request) => bookmarks.search(request.user.uid, request.body, request.query),
+  );
+};

@@ -1,0 +1,167 @@
+import { LRUCache } from 'lru-cache';
+import {
+  BOOKMARK_SEARCH_FIELDS,
+  type Bookmark,
+  BookmarkInput,
+  type BookmarkImportReply,
+  type BookmarkListQuery,
+  type BookmarkPage,
+  type BookmarkQuerySpec,
+  type BookmarkSearchResult,
+  type BookmarkUpdate,
+  DEFAULT_BOOKMARK_PAGE_SIZE,
+  NO_MORE_RESULTS,
+} from '../../../contract/bookmarks.ts';
+import type { Clock } from '../clock.ts';
+import { AppError, notFound } from '../errors.ts';
+import { searchTerms } from '../search/search-text.ts';
+import type { BookmarkIndex, IndexQuery, IndexResult } from './bookmark-index.ts';
+import { type BookmarkRow, fromRow } from './bookmark-row.ts';
+import type { BookmarksStore, NewBookmark } from './bookmarks.store.ts';
+import { decodeCursor, encodeCursor } from './list-cursor.ts';
+import { readNetscapeFile } from './netscape-file-reader.ts';
+import { writeNetscapeFile } from './netscape-file-writer.ts';
+import { timeRange } from './time-range.ts';
+
+const REPORTED_ERRORS = 100;
+/** Searches remembered, all users together; a few MB at most. */
+const CACHED_SEARCHES = 2000;
+/** Index entries written per transaction during an import. */
+const INDEX_BATCH = 500;
+
+const duplicateLink = () => new AppError(409, 'link: you already have a bookmark for this link');
+const indexed = (row: BookmarkRow): Bookmark => ({ ...fromRow(row), indexed: true });
+
+function isHttp(link: string): boolean {
+  return /^https?:\/\//i.test(link);
+}
+
+export function createBookmarksService({ store, index, clock }: { store: BookmarksStore; index: BookmarkIndex; clock: Clock }) {
+  // A broad search counts the groups of every match, and a user's entries change only when
+  // indexed: a result is kept until the owner's index version changes.
+  const cache = new LRUCache<string, IndexResult>({ max: CACHED_SEARCHES });
+
+  async function searchIndex(ownerId: string, query: IndexQuery): Promise<IndexResult> {
+    const key = `${ownerId} ${await index.version(ownerId)} ${JSON.stringify(query)}`;
+    let result = cache.get(key);
+    if (!result) {
+      result = await index.search(ownerId, query);
+      cache.set(key, result);
+    }
+    return result;
+  }
+
+  async function owned(ownerId: string, id: number): Promise<BookmarkRow> {
+    const row = await store.get(ownerId, id);
+    if (!row) throw notFound('Bookmark');
+    return row;
+  }
+
+  return {
+    /** Newest first; a page one longer than asked tells whether another follows. */
+    async list(ownerId: string, query: BookmarkListQuery, cursor: string | undefined): Promise<BookmarkPage> {
+      const after = decodeCursor(cursor);
+      const groups = await store.groups(ownerId);
+      if (after === 'done') return { items: [], cursor: NO_MORE_RESULTS, ...groups };
+      const filter = { tag: query.tag || undefined, ...timeRange(query.start_date, query.end_date) };
+      const rows = await store.page(ownerId, filter, after, query.pageSize + 1);
+      const items = rows.slice(0, query.pageSize);
+      const last = items.at(-1);
+      const next =
+        rows.length > query.pageSize && last ? encodeCursor({ createDate: Number(last.create_date), id: Number(last.id) }) : NO_MORE_RESULTS;
+      return { items: items.map(fromRow), cursor: next, ...groups };
+    },
+
+    async get(ownerId: string, id: number): Promise<Bookmark> {
+      return fromRow(await owned(ownerId, id));
+    },
+
+    async create(ownerId: string, input: BookmarkInput): Promise<Bookmark> {
+      const now = clock.now();
+      const row = await store.insert(ownerId, { ...input, createDate: now, updateDate: now });
+      if (!row) throw duplicateLink();
+      return fromRow(row);
+    },
+
+    async update(ownerId: string, id: number, body: BookmarkUpdate): Promise<Bookmark> {
+      if (body.id !== id) throw new AppError(400, `id: the body's id ${body.id} is not the bookmark ${id} of the path`);
+      const { title, link, tags, note } = body;
+      const result = await store.update(ownerId, id, { title, link, tags, note }, clock.now());
+      if (result === 'missing') throw notFound('Bookmark');
+      if (result === 'duplicate') throw duplicateLink();
+      return fromRow(result);
+    },
+
+    async indexEntry(ownerId: string, id: number): Promise<Bookmark> {
+      const row = await index.get(ownerId, id);
+      if (!row) throw notFound('Index entry');
+      return indexed(row);
+    },
+
+    /** Indexes the bookmark as it is stored: the index never holds what the owner has not saved. */
+    async indexBookmark(ownerId: string, body: BookmarkUpdate): Promise<Bookmark> {
+      const row = await owned(ownerId, body.id);
+      await index.put(ownerId, [row]);
+      return indexed(row);
+    },
+
+    async search(ownerId: string, spec: BookmarkQuerySpec, page: { from?: number | undefined; size?: number | undefined }): Promise<BookmarkSearchResult> {
+      const from = page.from ?? spec.from ?? 0;
+      const size = page.size ?? spec.size ?? DEFAULT_BOOKMARK_PAGE_SIZE;
+      const terms = searchTerms(spec.key_words.join(' '));
+      // Words of nothing but syntax characters can match nothing.
+      if (terms.length === 0) return { bookmarks: [], total_count: 0, host_groups: [], tag_groups: [] };
+      const range = (bounds: BookmarkQuerySpec['create_time_range']) => bounds && timeRange(bounds.start, bounds.end);
+      const result = await searchIndex(ownerId, {
+        terms,
+        fields: spec.fields && spec.fields.length > 0 ? [...new Set(spec.fields)] : [...BOOKMARK_SEARCH_FIELDS],
+        hosts: spec.hosts,
+        tags: spec.tags,
+        created: range(spec.create_time_range),
+        updated: range(spec.update_time_range),
+        from,
+        size,
+      });
+      return { bookmarks: result.rows.map(indexed), total_count: result.total, host_groups: result.host_groups, tag_groups: result.tag_groups };
+    },
+
+    /**
+     * Adds the file's http(s) links that the owner does not have yet, and indexes them. Other
+     * links (javascript:, place:, file:) and repeats are skipped; invalid ones reported by line.
+     */
+    async import(ownerId: string, file: string): Promise<BookmarkImportReply> {
+      const now = clock.now();
+      const reply: BookmarkImportReply = { imported: 0, skipped: 0, errors: [] };
+      const accepted: NewBookmark[] = [];
+      for (const entry of readNetscapeFile(file)) {
+        if (!isHttp(entry.link)) {
+          reply.skipped++;
+          continue;
+        }
+        const parsed = BookmarkInput.safeParse({ title: entry.title || entry.link, link: entry.link, tags: entry.tags, note: entry.note });
+        if (!parsed.success) {
+          if (reply.errors.length < REPORTED_ERRORS) {
+            const message = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+            reply.errors.push({ line: entry.line, message });
+          }
+          continue;
+        }
+        const createDate = entry.added ?? now;
+        accepted.push({ ...parsed.data, createDate, updateDate: entry.modified ?? createDate });
+      }
+      const rows = await store.insertMany(ownerId, accepted);
+      for (let start = 0; start < rows.length; start += INDEX_BATCH) await index.put(ownerId, rows.slice(start, start + INDEX_BATCH));
+      reply.imported = rows.length;
+      reply.skipped += accepted.length - rows.length;
+      return reply;
+    },
+
+    export(ownerId: string): AsyncIterable<string> {
+      async function* bookmarks() {
+        for await (const row of store.all(ownerId)) yield fromRow(row);
+      }
+      return writeNetscapeFile(bookmarks());
+    },
+  };
+}
+export type BookmarksService = ReturnType<typeof createBookmarksService>;

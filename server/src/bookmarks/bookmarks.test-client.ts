@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import { Bookmark, BookmarkPage, BookmarkSearchResult, type BookmarkDraft, type BookmarkQuerySpec } from '../../../contract/bookmarks.ts';
+import { bearer } from '../test/test-app.ts';
+
+/** One user's calls to the bookmark API, each checked for success and parsed with the contract. */
+export function bookmarksClient(app: FastifyInstance, token: string) {
+  const headers = bearer(token);
+  return {
+    headers,
+    async create(draft: BookmarkDraft): Promise<Bookmark> {
+      const response = await app.inject({ method: 'POST', url: '/bookmarks/', payload: draft, headers });
+      expect(response.statusCode, response.body).toBe(200);
+      return Bookmark.parse(response.json());
+    },
+    async index(bookmark: Bookmark): Promise<Bookmark> {
+      const response = await app.inject({ method: 'POST', url: '/api/bookmarks/', payload: bookmark, headers });
+      expect(response.statusCode, response.body).toBe(200);
+      return Bookmark.parse(response.json());
+    },
+    async createIndexed(draft: BookmarkDraft): Promise<Bookmark> {
+      return this.index(await this.create(draft));
+    },
+    async list(query: Record<string, string> = {}, cursor?: string): Promise<BookmarkPage> {
+      const response = await app.inject({ url: '/bookmarks/', query, headers: { ...headers, ...(cursor ? { pageCursor: cursor } : {}) } });
+      expect(response.statusCode, response.body).toBe(200);
+      return BookmarkPage.parse(response.json());
+    },
+    async search(spec: Partial<BookmarkQuerySpec>, query: Record<string, string> = {}): Promise<BookmarkSearchResult> {
+      const response = await app.inject({ method: 'POST', url: '/api/bookmarks/query', query, payload: spec, headers });
+      expect(response.statusCode, response.body).toBe(200);
+      return BookmarkSearchResult.parse(response.json());
+    },
+    inject(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
+      return app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    },
+  };
+}
+export type BookmarksClient = ReturnType<typeof bookmarksClient>;

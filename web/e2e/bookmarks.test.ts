@@ -1,0 +1,244 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { type RunningServer, startServer } from './server.ts';
+
+const OWNER = { displayName: 'Tim Berners-Lee', email: 'tim@example.org', password: 'information management' };
+const OTHER = { displayName: 'Vint Cerf', email: 'vint@example.org', password: 'transmission control' };
+const FIREFOX_FILE = path.resolve(import.meta.dirname, '../../server/src/bookmarks/fixtures/firefox-bookmarks.html');
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ ALLOW_SIGNUP: 'true' }), launchBrowser()]);
+  for (const user of [OWNER, OTHER]) {
+    const registered = await fetch(`${server.baseUrl}/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(user),
+    });
+    expect(registered.status).toBe(200);
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Script errors and CSP violations; the 404 of an index check on a bookmark not yet indexed is the spec's own. */
+async function watchProblems(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/status of 404/.test(message.text())) problems.push(message.text());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  return problems;
+}
+
+async function signIn(page: Page, user: { email: string; password: string }) {
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((url) => url.pathname === '/book');
+}
+
+const cards = (page: Page) => page.locator('article.bookmark-card');
+const titles = (page: Page) => cards(page).locator('h3 a[target="_blank"]').allInnerTexts();
+const heading = (page: Page) => page.getByRole('heading', { level: 2 });
+
+async function createBookmark(page: Page, fields: { title: string; link: string; tags?: string; note?: string }) {
+  await page.goto('/bookmark/create');
+  await page.getByLabel('title').fill(fields.title);
+  await page.getByLabel('link').fill(fields.link);
+  if (fields.tags) await page.getByLabel('tags').fill(fields.tags);
+  if (fields.note) await page.getByLabel('note').fill(fields.note);
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.waitForURL(/\/bookmark\/\d+$/);
+  await page.getByText('Indexed', { exact: true }).waitFor();
+  return Number(new URL(page.url()).pathname.split('/').pop());
+}
+
+async function search(page: Page, words: string) {
+  await page.getByRole('searchbox', { name: 'Key words' }).fill(words);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+}
+
+async function openConfiguration(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Advanced Search Configuration' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Advanced Search Configuration' });
+  await dialog.waitFor();
+  return dialog;
+}
+
+describe('bookmarks, end to end', () => {
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+
+  let others: BrowserContext[];
+
+  beforeEach(async () => {
+    context = await browser.newContext({ baseURL: server.baseUrl, timezoneId: 'Europe/Berlin', acceptDownloads: true });
+    page = await context.newPage();
+    problems = await watchProblems(page);
+    others = [];
+    return async () => {
+      await Promise.all([context, ...others].map((open) => open.close()));
+      expect(problems).toEqual([]);
+    };
+  });
+
+  /** A browser of its own, signed in as `user`, whose problems count too. */
+  async function openAs(user: { email: string; password: string }): Promise<Page> {
+    const own = await browser.newContext({ baseURL: server.baseUrl, timezoneId: 'Europe/Berlin' });
+    others.push(own);
+    const opened = await own.newPage();
+    const seen = await watchProblems(opened);
+    opened.on('close', () => problems.push(...seen));
+    await signIn(opened, user);
+    return opened;
+  }
+
+  it('creates, indexes, searches with facets, filters by a host, opens, edits and steps through', async () => {
+    await signIn(page, OWNER);
+    await page.goto('/bookmark/create');
+    await page.getByRole('button', { name: 'Create' }).click();
+    expect(await page.locator('.validation-message').allInnerTexts()).toEqual(['title is required', 'link is required']);
+
+    const first = await createBookmark(page, { title: 'MDN Web Docs', link: 'https://developer.mozilla.org/en-US/', tags: 'web, reference', note: 'The web platform\nreference' });
+    expect(await page.locator('#bookmark-title').innerText()).toBe('MDN Web Docs');
+    expect(await page.locator('#bookmark-tags').innerText()).toBe('web, reference');
+    await createBookmark(page, { title: 'Web fonts on MDN', link: 'https://developer.mozilla.org/en-US/docs/Web/CSS/font', tags: 'web css' });
+    await createBookmark(page, { title: 'The Web Almanac', link: 'https://almanac.httparchive.org/', tags: 'web' });
+
+    await page.goto('/bookmark/query');
+    expect(await heading(page).innerText()).toBe('No bookmark found');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByText('key words are required').waitFor();
+    await search(page, 'WEB');
+    await expect.poll(() => titles(page)).toEqual(['The Web Almanac', 'Web fonts on MDN', 'MDN Web Docs']);
+    expect(await heading(page).innerText()).toBe('Found 3 Bookmarks');
+    expect(await cards(page).first().locator('a[target="_blank"]').getAttribute('href')).toBe('https://almanac.httparchive.org/');
+    expect(await cards(page).last().innerText()).toContain('The web platform\nreference');
+    expect(await cards(page).last().innerText()).toMatch(/Create: .+, Update: .+/);
+
+    const dialog = await openConfiguration(page);
+    await dialog.getByLabel('host_groups').click();
+    expect(await dialog.getByRole('option').allInnerTexts()).toEqual(['developer.mozil (2)', 'almanac.httparc (1)']);
+    await dialog.getByRole('option', { name: 'developer.mozil (2)' }).click();
+    await dialog.getByLabel('tag_groups').click();
+    expect(await dialog.getByRole('option').allInnerTexts()).toEqual(['web (3)', 'css (1)', 'reference (1)']);
+    await dialog.getByLabel('tag_groups').press('Escape');
+    expect(await dialog.getByLabel('create_date end').isDisabled()).toBe(true);
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => titles(page)).toEqual(['Web fonts on MDN', 'MDN Web Docs']);
+
+    await cards(page).first().getByRole('link', { name: 'Details of Web fonts on MDN' }).click();
+    await page.waitForURL(/\/bookmark\/\d+$/);
+    await page.getByText('Indexed', { exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: 'Previous' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Next' }).click();
+    await page.waitForURL(`**/bookmark/${first}`);
+    await page.locator('#bookmark-title').getByText('MDN Web Docs').waitFor();
+    expect(await page.getByRole('link', { name: 'Next' }).count()).toBe(0);
+
+    await page.locator('#bookmark-title').click();
+    await page.locator('#bookmark-title-input').fill('MDN Web Docs, the reference');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('#bookmark-title').getByText('MDN Web Docs, the reference').waitFor();
+    await page.getByRole('link', { name: 'Previous' }).click();
+    await page.locator('#bookmark-title').getByText('Web fonts on MDN').waitFor();
+
+    // The edit was indexed again: the search finds the new title.
+    await page.goto('/bookmark/query');
+    await search(page, 'the reference');
+    await expect.poll(() => titles(page)).toEqual(['MDN Web Docs, the reference']);
+  });
+
+  it('imports a file Firefox wrote, lists it with Get More, and exports a file that imports back', async () => {
+    await signIn(page, OWNER);
+    await page.goto('/bookmark');
+    await page.getByText(/^Found \d+ Bookmarks$/).waitFor();
+    await page.getByLabel('Bookmarks file to import').setInputFiles(FIREFOX_FILE);
+    await page.getByText('imported: 8, skipped: 3, errors: 0').waitFor();
+    // Five a page, newest first: the three bookmarks of the first test are newer than the whole Firefox file (2023).
+    await expect.poll(() => titles(page)).toHaveLength(5);
+    expect((await titles(page))[0]).toBe('The Web Almanac');
+    for (let pages = 1; (await page.getByRole('button', { name: 'Get More' }).count()) > 0; pages++) {
+      await page.getByRole('button', { name: 'Get More' }).click();
+      await expect.poll(() => titles(page)).toHaveLength(Math.min(5 * (pages + 1), 11));
+    }
+    expect(await heading(page).innerText()).toBe('Found 11 Bookmarks');
+    expect((await titles(page)).at(-1)).toBe('HTML: HyperText Markup Language | MDN');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export bookmarks file' }).click();
+    const file = await (await download).path();
+    const exported = fs.readFileSync(file, 'utf8');
+    expect(exported).toMatch(/^<!DOCTYPE NETSCAPE-Bookmark-file-1>/);
+    expect(exported.match(/<DT><A /g)).toHaveLength(11);
+
+    // The export, imported by the other user, gives the same eleven bookmarks.
+    const other = await openAs(OTHER);
+    await other.goto('/bookmark');
+    await other.getByText('No bookmark found').waitFor();
+    await other.getByLabel('Bookmarks file to import').setInputFiles({ name: 'bookmarks.html', mimeType: 'text/html', buffer: Buffer.from(exported) });
+    await other.getByText('imported: 11, skipped: 0, errors: 0').waitFor();
+    await expect.poll(() => titles(other)).toHaveLength(5);
+    await other.goto('/bookmark/query');
+    await search(other, 'sqlite');
+    await expect.poll(() => titles(other)).toEqual(['SQLite FTS5 Extension']);
+  });
+
+  it('offers Index for a bookmark that is not indexed, and then says Indexed', async () => {
+    const login = await fetch(`${server.baseUrl}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: OWNER.email, password: OWNER.password }),
+    });
+    const { idToken } = (await login.json()) as { idToken: string };
+    const created = await fetch(`${server.baseUrl}/bookmarks/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${idToken}` },
+      body: JSON.stringify({ title: 'Saved by the API alone', link: 'https://example.org/api-only' }),
+    });
+    const { id } = (await created.json()) as { id: number };
+
+    await signIn(page, OWNER);
+    await page.goto(`/bookmark/${id}`);
+    await page.locator('#bookmark-title').getByText('Saved by the API alone').waitFor();
+    await page.getByRole('button', { name: 'Index', exact: true }).click();
+    await page.getByText('Indexed', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Index', exact: true }).count()).toBe(0);
+    await page.goto('/bookmark/query');
+    await search(page, 'alone');
+    await expect.poll(() => titles(page)).toEqual(['Saved by the API alone']);
+  });
+
+  it('shows a second user none of the first user’s bookmarks', async () => {
+    await signIn(page, OWNER);
+    const id = await createBookmark(page, { title: 'Owner only', link: 'https://example.org/owner-only', tags: 'private' });
+
+    page = await openAs(OTHER);
+    await page.goto(`/bookmark/${id}`);
+    await page.getByText(`No bookmark found with id ${id}`).waitFor();
+    expect(await page.locator('.operation-error').innerText()).toMatch(/^\[\d{1,2}:\d{2}:\d{2}.*\] Bookmark not found$/);
+    await page.goto('/bookmark/query');
+    await search(page, 'owner');
+    await page.getByText('No bookmark found').waitFor();
+    await page.goto('/bookmark?tag=private');
+    await page.getByText('No bookmark found').waitFor();
+    expect(await cards(page).count()).toBe(0);
+  });
+});

@@ -1,0 +1,34 @@
+import { memo } from 'react';
+import { Link } from 'react-router';
+import type { Bookmark } from '../../../../contract/bookmarks.ts';
+import { formatDate } from './format-date.ts';
+import './bookmarks.css';
+
+function DetailIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="1em" height="1em" aria-hidden="true" focusable="false">
+      <rect x="2" y="1.5" width="12" height="13" rx="1.5" fill="none" stroke="currentColor" strokeWidth="1.5" />
+      <path d="M5 5h6M5 8h6M5 11h4" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/** Spec §2 Bookmark list card. */
+export const BookmarkCard = memo(function BookmarkCard({ bookmark }: { bookmark: Bookmark }) {
+  return (
+    <article className="card mb-2 bookmark-card" data-id={bookmark.id}>
+      <div className="card-body py-2">
+        <h3 className="h6 card-title mb-1 d-flex gap-2 align-items-baseline">
+          <a href={bookmark.link} target="_blank" rel="noopener noreferrer" className="text-break">
+            {bookmark.title}
+          </a>
+          <Link to={`/bookmark/${bookmark.id}`} className="ms-auto" aria-label={`Details of ${bookmark.title}`} title="Details">
+            <DetailIcon />
+          </Link>
+        </h3>
+        <div className="small text-muted">{`Create: ${formatDate(bookmark.create_date)}, Update: ${formatDate(bookmark.update_date)}`}</div>
+        {bookmark.note !== undefined && <p className="small mb-0 mt-1 bookmark-note">{bookmark.note}</p>}
+      </div>
+    </article>
+  );
+});

@@ -1,0 +1,52 @@
+import type { BookmarkGroup, BookmarkQuerySpec, BookmarkSearchField } from '../../../../contract/bookmarks.ts';
+
+/** What the search page and its dialog hold, before it becomes a query spec. */
+export type QueryForm = {
+  keyWords: string;
+  fields?: BookmarkSearchField[] | undefined;
+  hosts?: string[] | undefined;
+  tags?: string[] | undefined;
+  /** datetime-local values: the reader's own time, no zone. */
+  createStart: string;
+  createEnd: string;
+  updateStart: string;
+  updateEnd: string;
+};
+
+export const EMPTY_QUERY: QueryForm = { keyWords: '', createStart: '', createEnd: '', updateStart: '', updateEnd: '' };
+
+/** Spec §5 Date-time editor: the local value as an ISO timestamp; incomplete input is none. */
+export function localToIso(value: string): string | undefined {
+  if (value === '') return undefined;
+  const time = new Date(value);
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+}
+
+/** Spec §5: a range applies only once its start is set, and an end only with a start. */
+function range(start: string, end: string) {
+  const from = localToIso(start);
+  if (from === undefined) return undefined;
+  const until = localToIso(end);
+  return { start: from, ...(until === undefined ? {} : { end: until }) };
+}
+
+/** The query spec, or the spec's message when there are no key words. */
+export function querySpec(form: QueryForm): BookmarkQuerySpec | 'key words are required' {
+  const keyWords = form.keyWords.trim().split(/\s+/).filter(Boolean);
+  if (keyWords.length === 0) return 'key words are required';
+  const created = range(form.createStart, form.createEnd);
+  const updated = range(form.updateStart, form.updateEnd);
+  return {
+    key_words: keyWords,
+    ...(form.fields ? { fields: form.fields } : {}),
+    ...(form.hosts ? { hosts: form.hosts } : {}),
+    ...(form.tags ? { tags: form.tags } : {}),
+    ...(created ? { create_time_range: created } : {}),
+    ...(updated ? { update_time_range: updated } : {}),
+  };
+}
+
+/** Spec §2: the key's first 15 characters and the count in brackets. */
+export function groupLabel(group: BookmarkGroup): string {
+  return `${group.key.slice(0, 15)} (${group.doc_count})`;
+}

@@ -1,0 +1,66 @@
+import {
+  Bookmark,
+  type BookmarkDraft,
+  BookmarkImportReply,
+  BookmarkPage,
+  type BookmarkQuerySpec,
+  BookmarkSearchResult,
+} from '../../../../contract/bookmarks.ts';
+import type { HttpClient } from '../../api/http-client.ts';
+
+export type ListParams = { pageSize: number; tag?: string | undefined; start_date?: string | undefined; end_date?: string | undefined };
+
+/** Spec §7 Bookmark gateway: optional params only when given, the cursor as a header. */
+export function fetchBookmarkPage(client: HttpClient, params: ListParams, cursor?: string): Promise<BookmarkPage> {
+  const query = new URLSearchParams({ pageSize: String(params.pageSize) });
+  for (const name of ['tag', 'start_date', 'end_date'] as const) {
+    const value = params[name];
+    if (value) query.set(name, value);
+  }
+  return client.json(`/bookmarks/?${query}`, BookmarkPage, cursor === undefined ? {} : { headers: { pageCursor: cursor } });
+}
+
+export const fetchBookmark = (client: HttpClient, id: number) => client.json(`/bookmarks/${id}`, Bookmark);
+
+export const createBookmark = (client: HttpClient, draft: BookmarkDraft) =>
+  client.json('/bookmarks/', Bookmark, { method: 'POST', body: draft });
+
+/** The whole bookmark, one field changed (spec §7). */
+export function updateBookmark(client: HttpClient, bookmark: Bookmark): Promise<Bookmark> {
+  const { indexed: _indexed, ...body } = bookmark;
+  return client.json(`/bookmarks/${bookmark.id}`, Bookmark, { method: 'PUT', body });
+}
+
+/** The index entry's existence check: any failure means not indexed (spec §7). */
+export async function isIndexed(client: HttpClient, id: number): Promise<boolean> {
+  try {
+    await client.json(`/api/bookmarks/${id}`, Bookmark);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function indexBookmark(client: HttpClient, bookmark: Bookmark): Promise<Bookmark> {
+  const { indexed: _indexed, ...body } = bookmark;
+  return client.json('/api/bookmarks/', Bookmark, { method: 'POST', body });
+}
+
+export function searchBookmarks(client: HttpClient, spec: BookmarkQuerySpec, page: { from?: number; size: number }): Promise<BookmarkSearchResult> {
+  const query = new URLSearchParams({ size: String(page.size) });
+  if (page.from !== undefined) query.set('from', String(page.from));
+  return client.json(`/api/bookmarks/query?${query}`, BookmarkSearchResult, { method: 'POST', body: spec });
+}
+
+export function importBookmarks(client: HttpClient, file: File): Promise<BookmarkImportReply> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  return client.json('/bookmarks/import', BookmarkImportReply, { method: 'POST', body: form });
+}
+
+/** The export as a file the browser saves; fetched with the bearer token, which a plain link cannot send. */
+export async function exportBookmarks(client: HttpClient): Promise<Blob> {
+  const response = await client.stream('/bookmarks/export');
+  return response.blob();
+}
+

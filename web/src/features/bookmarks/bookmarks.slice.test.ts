@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { Bookmark } from '../../../../contract/bookmarks.ts';
+import { bookmarkLoaded, bookmarkSlice, cleared, errorReported, pageAdded, pageLoaded } from './bookmarks.slice.ts';
+
+const reduce = bookmarkSlice.reducer;
+const aBookmark = (id: number, fields: Partial<Bookmark> = {}): Bookmark => ({
+  id,
+  title: `Bookmark ${id}`,
+  link: `https://example.org/${id}`,
+  tags: [],
+  create_date: '2026-01-05T12:00:00.000Z',
+  update_date: '2026-01-05T12:00:00.000Z',
+  ...fields,
+});
+const page = (ids: number[], pageCursor: string | null) => ({
+  bookmarks: ids.map((id) => aBookmark(id)),
+  pageCursor,
+  host_groups: [{ key: 'example.org', doc_count: ids.length }],
+  tag_groups: [],
+});
+
+describe('bookmark slice', () => {
+  it('starts with the spec’s page size of 5 and nothing loaded', () => {
+    expect(reduce(undefined, { type: 'init' })).toMatchObject({ pageSize: 5, bookmarks: [], pageCursor: null, operationError: null });
+  });
+
+  it('replaces the list with a first page and appends the next, taking each page’s cursor and groups', () => {
+    let state = reduce(undefined, pageLoaded(page([9, 8], 'c1')));
+    state = reduce(state, pageAdded(page([7], 'NO_MORE_RESULTS')));
+    expect(state.bookmarks.map((bookmark) => bookmark.id)).toEqual([9, 8, 7]);
+    expect(state.pageCursor).toBe('NO_MORE_RESULTS');
+    expect(state.host_groups).toEqual([{ key: 'example.org', doc_count: 1 }]);
+    state = reduce(state, pageLoaded(page([3], null)));
+    expect(state.bookmarks.map((bookmark) => bookmark.id)).toEqual([3]);
+  });
+
+  it('keeps the current bookmark and its copy in the list alike', () => {
+    let state = reduce(undefined, pageLoaded(page([2, 1], null)));
+    state = reduce(state, bookmarkLoaded(aBookmark(1, { title: 'Edited', indexed: true })));
+    expect(state.curBookmark).toMatchObject({ id: 1, title: 'Edited', indexed: true });
+    expect(state.bookmarks[1]).toMatchObject({ title: 'Edited' });
+  });
+
+  it('prefixes an error with the local time in square brackets, and a success clears it', () => {
+    const at = new Date(2026, 0, 5, 9, 8, 7);
+    let state = reduce(undefined, errorReported('Bookmark not found', at));
+    expect(state.operationError).toBe(`[${at.toLocaleTimeString()}] Bookmark not found`);
+    state = reduce(state, pageLoaded(page([1], null)));
+    expect(state.operationError).toBeNull();
+  });
+
+  it('clears the list, the cursor and the groups', () => {
+    const state = reduce(reduce(undefined, pageLoaded(page([1], 'c'))), cleared());
+    expect(state).toMatchObject({ bookmarks: [], pageCursor: null, host_groups: [], tag_groups: [] });
+  });
+});

@@ -1,0 +1,90 @@
+import { configureStore } from '@reduxjs/toolkit';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { z } from 'zod';
+import type { Bookmark, BookmarkSearchResult } from '../../../../contract/bookmarks.ts';
+import { ApiError } from '../../api/api-error.ts';
+import type { HttpClient, RequestOptions } from '../../api/http-client.ts';
+import { bookmarkSlice } from './bookmarks.slice.ts';
+import { createAndIndex, saveBookmark, searchPage } from './bookmarks.thunks.ts';
+
+const aBookmark = (id: number): Bookmark => ({
+  id,
+  title: `Bookmark ${id}`,
+  link: `https://example.org/${id}`,
+  tags: [],
+  create_date: '2026-01-05T12:00:00.000Z',
+  update_date: '2026-01-05T12:00:00.000Z',
+});
+
+/** Answers the bookmark calls as the API does, over `total` indexed bookmarks; the index may be made to fail. */
+function fakeApi(total: number) {
+  const calls: string[] = [];
+  let indexFails = false;
+  const json = async <S extends z.ZodType>(path: string, schema: S, options: RequestOptions = {}) => {
+    calls.push(`${options.method ?? 'GET'} ${path}`);
+    const url = new URL(path, 'http://localhost');
+    let reply: unknown;
+    if (url.pathname === '/api/bookmarks/query') {
+      const from = Number(url.searchParams.get('from') ?? 0);
+      const size = Number(url.searchParams.get('size'));
+      const ids = Array.from({ length: Math.max(0, Math.min(size, total - from)) }, (_, at) => from + at + 1);
+      reply = { bookmarks: ids.map((id) => ({ ...aBookmark(id), indexed: true })), total_count: total, host_groups: [], tag_groups: [] } satisfies BookmarkSearchResult;
+    } else if (url.pathname === '/api/bookmarks/') {
+      if (indexFails) throw new ApiError(503, 'index unavailable');
+      reply = { ...(options.body as Bookmark), indexed: true };
+    } else if (options.method === 'POST') {
+      reply = { ...aBookmark(42), ...(options.body as object) };
+    } else {
+      reply = { ...(options.body as Bookmark), update_date: '2026-01-06T12:00:00.000Z' };
+    }
+    return schema.parse(reply) as z.output<S>;
+  };
+  const unused = () => Promise.reject(new Error('not used'));
+  const client: HttpClient = { json, empty: unused, stream: unused };
+  return { client, calls, failIndex: () => (indexFails = true) };
+}
+
+const newStore = () => configureStore({ reducer: { bookmark: bookmarkSlice.reducer } });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('bookmark thunks', () => {
+  it('pages a search by the count loaded and stops at the total', async () => {
+    const api = fakeApi(12);
+    const store = newStore();
+    await store.dispatch(searchPage(api.client, { key_words: ['a'] }));
+    expect(store.getState().bookmark.pageCursor).toBe('5');
+    await store.dispatch(searchPage(api.client, { key_words: ['a'] }, 5));
+    await store.dispatch(searchPage(api.client, { key_words: ['a'] }, 10));
+    expect(store.getState().bookmark.bookmarks.map((bookmark) => bookmark.id)).toEqual(Array.from({ length: 12 }, (_, at) => at + 1));
+    expect(store.getState().bookmark.pageCursor).toBeNull();
+    expect(api.calls).toEqual(['POST /api/bookmarks/query?size=5', 'POST /api/bookmarks/query?size=5&from=5', 'POST /api/bookmarks/query?size=5&from=10']);
+    // A search without from starts the list again.
+    await store.dispatch(searchPage(api.client, { key_words: ['b'] }));
+    expect(store.getState().bookmark.bookmarks).toHaveLength(5);
+  });
+
+  it('saves, then indexes again; an index failure is only logged', async () => {
+    const api = fakeApi(0);
+    const store = newStore();
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(await store.dispatch(saveBookmark(api.client, { ...aBookmark(7), title: 'Edited', indexed: true }))).toBe(true);
+    expect(api.calls).toEqual(['PUT /bookmarks/7', 'POST /api/bookmarks/']);
+    api.failIndex();
+    expect(await store.dispatch(saveBookmark(api.client, { ...aBookmark(7), title: 'Again', indexed: true }))).toBe(true);
+    expect(store.getState().bookmark.curBookmark).toMatchObject({ title: 'Again' });
+    expect(store.getState().bookmark.operationError).toBeNull();
+    expect(logged).toHaveBeenCalledOnce();
+  });
+
+  it('creates, then indexes; the created id comes back even when indexing fails', async () => {
+    const api = fakeApi(0);
+    api.failIndex();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const store = newStore();
+    expect(await store.dispatch(createAndIndex(api.client, { title: 'New', link: 'https://example.org/new', tags: [] }))).toBe(42);
+    expect(store.getState().bookmark.curBookmark).toMatchObject({ id: 42, title: 'New', indexed: false });
+  });
+});

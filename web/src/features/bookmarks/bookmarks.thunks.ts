@@ -1,0 +1,121 @@
+import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
+import { type Bookmark, type BookmarkDraft, type BookmarkQuerySpec, NO_MORE_RESULTS } from '../../../../contract/bookmarks.ts';
+import { errorMessage } from '../../api/api-error.ts';
+import type { HttpClient } from '../../api/http-client.ts';
+import {
+  createBookmark,
+  fetchBookmark,
+  fetchBookmarkPage,
+  indexBookmark,
+  isIndexed,
+  type ListParams,
+  searchBookmarks,
+  updateBookmark,
+} from './bookmarks.api.ts';
+import { bookmarkForgotten, bookmarkLoaded, type BookmarksRootState, errorReported, pageAdded, pageLoaded } from './bookmarks.slice.ts';
+
+export type BookmarksThunk<T = void> = ThunkAction<Promise<T>, BookmarksRootState, unknown, UnknownAction>;
+export type ListFilter = Omit<ListParams, 'pageSize'>;
+
+/** Spec §9: 10 when the store has no page size. */
+const pageSizeOf = (state: BookmarksRootState) => state.bookmark.pageSize || 10;
+
+/** The first page replaces the list; with the stored cursor, the next page is appended (spec §4). */
+export function loadBookmarks(client: HttpClient, filter: ListFilter, more = false): BookmarksThunk {
+  return async (dispatch, getState) => {
+    const cursor = getState().bookmark.pageCursor;
+    if (more && (cursor === null || cursor === NO_MORE_RESULTS)) return;
+    try {
+      const page = await fetchBookmarkPage(client, { ...filter, pageSize: pageSizeOf(getState()) }, more ? (cursor ?? undefined) : undefined);
+      const loaded = { bookmarks: page.items, pageCursor: page.cursor, host_groups: page.host_groups, tag_groups: page.tag_groups };
+      dispatch(more ? pageAdded(loaded) : pageLoaded(loaded));
+    } catch (error) {
+      dispatch(errorReported(errorMessage(error)));
+    }
+  };
+}
+
+/**
+ * Spec §4 Bookmark search paging: without `from` the results replace the list, with it they are
+ * appended. The cursor is the count loaded, while it is below the total.
+ */
+export function searchPage(client: HttpClient, spec: BookmarkQuerySpec, from?: number): BookmarksThunk {
+  return async (dispatch, getState) => {
+    try {
+      const result = await searchBookmarks(client, spec, { size: pageSizeOf(getState()), ...(from === undefined ? {} : { from }) });
+      const loaded = (from ?? 0) + result.bookmarks.length;
+      const page = {
+        bookmarks: result.bookmarks,
+        pageCursor: loaded < result.total_count && result.bookmarks.length > 0 ? String(loaded) : null,
+        host_groups: result.host_groups,
+        tag_groups: result.tag_groups,
+      };
+      dispatch(from === undefined ? pageLoaded(page) : pageAdded(page));
+    } catch (error) {
+      dispatch(errorReported(errorMessage(error)));
+    }
+  };
+}
+
+/** Opening a bookmark loads it and checks its index entry (spec §4). */
+export function openBookmark(client: HttpClient, id: number): BookmarksThunk {
+  return async (dispatch) => {
+    try {
+      const [bookmark, indexed] = await Promise.all([fetchBookmark(client, id), isIndexed(client, id)]);
+      dispatch(bookmarkLoaded({ ...bookmark, indexed }));
+    } catch (error) {
+      dispatch(bookmarkForgotten());
+      dispatch(errorReported(errorMessage(error)));
+    }
+  };
+}
+
+/** Indexes after an update or a create, where a failure is only logged (spec §8). */
+async function reindex(client: HttpClient, bookmark: Bookmark, dispatch: (action: UnknownAction) => unknown) {
+  try {
+    dispatch(bookmarkLoaded({ ...(await indexBookmark(client, bookmark)), indexed: true }));
+  } catch (error) {
+    console.error(`Indexing bookmark ${bookmark.id} failed`, error);
+  }
+}
+
+/** Saves the whole bookmark with one field changed, then indexes it again (spec §4). Whether it saved. */
+export function saveBookmark(client: HttpClient, bookmark: Bookmark): BookmarksThunk<boolean> {
+  return async (dispatch) => {
+    try {
+      const updated = await updateBookmark(client, bookmark);
+      dispatch(bookmarkLoaded({ ...updated, indexed: bookmark.indexed ?? false }));
+      await reindex(client, updated, dispatch);
+      return true;
+    } catch (error) {
+      dispatch(errorReported(errorMessage(error)));
+      return false;
+    }
+  };
+}
+
+/** The Index button: creates the entry and marks the bookmark indexed. */
+export function indexCurrent(client: HttpClient, bookmark: Bookmark): BookmarksThunk {
+  return async (dispatch) => {
+    try {
+      dispatch(bookmarkLoaded({ ...(await indexBookmark(client, bookmark)), indexed: true }));
+    } catch (error) {
+      dispatch(errorReported(errorMessage(error)));
+    }
+  };
+}
+
+/** Create, then index (spec §4); the new bookmark's id, or null when the create failed. */
+export function createAndIndex(client: HttpClient, draft: BookmarkDraft): BookmarksThunk<number | null> {
+  return async (dispatch) => {
+    try {
+      const created = await createBookmark(client, draft);
+      dispatch(bookmarkLoaded({ ...created, indexed: false }));
+      await reindex(client, created, dispatch);
+      return created.id;
+    } catch (error) {
+      dispatch(errorReported(errorMessage(error)));
+      return null;
+    }
+  };
+}
