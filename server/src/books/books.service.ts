@@ -1,45 +1,56 @@
 import type { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
-import type { Book, BookQuery, CatalogueBook, IndexUploadReply } from '../../../contract/books.ts';
+import { type Book, type BookQuery, BookResults, type CatalogueBook, type IndexUploadReply } from '../../../contract/books.ts';
 import { notFound } from '../errors.ts';
 import type { Catalogue } from './catalogue.ts';
 import { readIndexFile } from './import/read-index-file.ts';
 import { searchTerms } from '../search/search-text.ts';
 
 const REPORTED_ERRORS = 100;
-/** Searches remembered per catalogue version; a few MB at most. */
-const CACHED_SEARCHES = 2000;
-
-type CatalogueResult = Awaited<ReturnType<Catalogue['search']>>;
+/** Replies remembered, by their size in bytes. */
+const CACHED_REPLY_BYTES = 32 * 1024 * 1024;
 
 export function createBooksService({ catalogue, tmpDir }: { catalogue: Catalogue; tmpDir: string }) {
   // The catalogue changes only when a load commits, and its broad searches (a lone common word)
-  // cost the most and recur the most: a result is kept until the catalogue's version changes.
-  const cache = new LRUCache<string, CatalogueResult>({ max: CACHED_SEARCHES });
+  // cost the most and recur the most: a reply is kept, as the bytes sent, until the catalogue's
+  // version changes. Sent again, it costs no query and no serialising.
+  const replies = new LRUCache<string, Buffer>({ maxSize: CACHED_REPLY_BYTES, sizeCalculation: (reply) => reply.length });
+
+  async function search(query: BookQuery): Promise<BookResults> {
+    const { total, books } = await catalogue.search({
+      terms: searchTerms(query.keys),
+      fields: query.fields,
+      format: query.format,
+      from: query.from,
+      size: query.size,
+    });
+    return {
+      total,
+      books: books.map((book, position) => {
+        const { comment, ...rest } = book;
+        return { ...rest, index: query.from + position, ...(query.includeComment ? { comment } : {}) };
+      }),
+    };
+  }
 
   return {
-    async search(query: BookQuery): Promise<{ total: number; books: Book[] }> {
+    /** The search's reply as JSON bytes, checked against its schema when it is made. */
+    async searchReply(query: BookQuery): Promise<Buffer> {
       const question = {
         terms: searchTerms(query.keys),
         fields: [...query.fields].sort(),
         format: query.format,
         from: query.from,
         size: query.size,
+        includeComment: query.includeComment,
       };
       const key = `${await catalogue.version()} ${JSON.stringify(question)}`;
-      let result = cache.get(key);
-      if (!result) {
-        result = await catalogue.search(question);
-        cache.set(key, result);
+      let reply = replies.get(key);
+      if (!reply) {
+        reply = Buffer.from(JSON.stringify(BookResults.parse(await search(query))));
+        replies.set(key, reply);
       }
-      const { total, books } = result;
-      return {
-        total,
-        books: books.map((book, position) => {
-          const { comment, ...rest } = book;
-          return { ...rest, index: query.from + position, ...(query.includeComment ? { comment } : {}) };
-        }),
-      };
+      return reply;
     },
 
     async get(id: string): Promise<Book> {

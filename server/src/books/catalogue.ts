@@ -91,6 +91,8 @@ const EXPORT_PAGE = 1000;
 
 /** The reads that are the same SQL on both databases. */
 export function catalogueReads(db: Kysely<Database>): Pick<Catalogue, 'get' | 'all' | 'version'> {
+  // Asked before every search: built and compiled once.
+  const versionQuery = db.selectFrom('settings').select('value').where('key', '=', VERSION_SETTING).compile();
   return {
     async get(id) {
       const row = await db.selectFrom('books').select(BOOK_COLUMNS).where('id', '=', id).executeTakeFirst();
@@ -113,8 +115,8 @@ export function catalogueReads(db: Kysely<Database>): Pick<Catalogue, 'get' | 'a
     },
 
     async version() {
-      const row = await db.selectFrom('settings').select('value').where('key', '=', VERSION_SETTING).executeTakeFirst();
-      return row?.value ?? 'none';
+      const { rows } = await db.executeQuery(versionQuery);
+      return rows[0]?.value ?? 'none';
     },
   };
 }
