@@ -55,6 +55,20 @@ describe('the objects of a JSON list', () => {
     }
   });
 
+  it('tells escaped quotes from closing ones when the backslashes run across chunks', async () => {
+    const records = [{ a: 'ends in a backslash \\', b: '}' }, { c: 'quote \\\" and \\\\ then }' }, { d: 'é\\' }];
+    const bytes = Buffer.from(`[${records.map((record) => JSON.stringify(record)).join(',\n')}]`);
+    const read = async (chunks: Buffer[]) => {
+      const found: unknown[] = [];
+      for await (const element of jsonArrayElements(Readable.from(chunks))) found.push(JSON.parse(element.text));
+      return found;
+    };
+    expect(await read([...bytes].map((byte) => Buffer.from([byte])))).toEqual(records);
+    for (let cut = 1; cut < bytes.length; cut++) {
+      expect(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), `cut at ${cut}`).toEqual(records);
+    }
+  });
+
   it('keeps a multi-byte character cut between chunks whole', async () => {
     const bytes = Buffer.from('[{"t": "Война"}]');
     const found: string[] = [];

@@ -21,40 +21,49 @@ const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0
  * JSON.parse. Anything outside objects but commas and white space makes the file unreadable.
  */
 export async function* jsonArrayElements(input: Readable): AsyncGenerator<{ line: number; text: string }> {
-  let buffer: Buffer = Buffer.alloc(0);
-  let position = 0;
   let line = 1;
   let started = false;
   let finished = false;
   let depth = 0;
   let inString = false;
-  let elementStart = -1;
   let elementLine = 0;
+  // The bytes of an element begun in earlier chunks: views of those chunks, joined only when the
+  // element ends, so that memory never holds more than one record and its chunks.
+  let pending: Buffer[] = [];
+  // Backslashes that ended the previous chunk inside a string: they may escape this chunk's first quote.
+  let carriedBackslashes = 0;
 
   for await (const chunk of input as AsyncIterable<Buffer>) {
-    buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
-    for (; position < buffer.length; position++) {
-      const byte = buffer[position]!;
+    let elementStart = depth > 0 ? 0 : -1;
+    for (let position = 0; position < chunk.length; position++) {
+      const byte = chunk[position]!;
       if (byte === NEWLINE) line++;
       if (depth > 0) {
         if (inString) {
           // Most bytes are inside strings: jump to the next quote natively, then see if it is escaped.
-          const quote = buffer.indexOf(QUOTE, position);
+          const quote = chunk.indexOf(QUOTE, position);
           if (quote < 0) {
-            position = buffer.length - 1;
+            position = chunk.length - 1;
             continue;
           }
           position = quote;
           let backslashes = 0;
-          while (buffer[position - 1 - backslashes] === BACKSLASH && position - 1 - backslashes >= elementStart) backslashes++;
+          while (position - 1 - backslashes >= 0 && chunk[position - 1 - backslashes] === BACKSLASH) backslashes++;
+          if (backslashes === position) backslashes += carriedBackslashes;
+          carriedBackslashes = 0;
           if (backslashes % 2 === 0) inString = false;
         } else if (byte === QUOTE) inString = true;
         else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) depth++;
         else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
           depth--;
           if (depth === 0) {
-            yield { line: elementLine, text: buffer.toString('utf8', elementStart, position + 1) };
+            const text =
+              pending.length === 0
+                ? chunk.toString('utf8', elementStart, position + 1)
+                : Buffer.concat([...pending, chunk.subarray(0, position + 1)]).toString('utf8');
+            pending = [];
             elementStart = -1;
+            yield { line: elementLine, text };
           }
         }
         continue;
@@ -74,11 +83,14 @@ export async function* jsonArrayElements(input: Readable): AsyncGenerator<{ line
         throw unreadable(`line ${line} holds something other than a book record`);
       }
     }
-    // Keep only the unfinished element, so memory holds one record, not the file.
-    const keepFrom = elementStart >= 0 ? elementStart : position;
-    buffer = buffer.subarray(keepFrom);
-    position -= keepFrom;
-    if (elementStart >= 0) elementStart = 0;
+    if (depth > 0) {
+      pending.push(chunk.subarray(elementStart));
+      if (inString) {
+        let trailing = 0;
+        while (trailing < chunk.length && chunk[chunk.length - 1 - trailing] === BACKSLASH) trailing++;
+        carriedBackslashes = trailing === chunk.length ? carriedBackslashes + trailing : trailing;
+      }
+    }
   }
   if (!finished) throw unreadable(started ? 'it ends before its list is closed (truncated?)' : 'it is empty');
 }
