@@ -56,7 +56,7 @@ describe('the objects of a JSON list', () => {
   });
 
   it('tells escaped quotes from closing ones when the backslashes run across chunks', async () => {
-    const records = [{ a: 'ends in a backslash \\', b: '}' }, { c: 'quote \\\" and \\\\ then }' }, { d: 'é\\' }];
+    const records = [{ a: 'ends in a backslash \\', b: '}' }, { c: 'quote \\" and \\\\ then }' }, { d: 'é\\' }];
     const bytes = Buffer.from(`[${records.map((record) => JSON.stringify(record)).join(',\n')}]`);
     const read = async (chunks: Buffer[]) => {
       const found: unknown[] = [];
