@@ -93,7 +93,7 @@ const TaskUpdate = z
   });
 
 /** `PUT /schedule/{id}` (spec §7): change one field, or complete the current occurrence. */
-export const TaskAction = z.union([TaskUpdate, z.strictObject({ type: z.literal('complete') })], {
+export const TaskAction = z.discriminatedUnion('type', [TaskUpdate, z.strictObject({ type: z.literal('complete') })], {
   error: 'type must be update or complete',
 });
 export type TaskAction = z.output<typeof TaskAction>;
