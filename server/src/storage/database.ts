@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations.ts';
 import { nodeSqliteDatabase } from './node-sqlite.ts';
@@ -51,7 +51,17 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
 
 /** Brings the schema up to date; a failed migration stops start with its error. */
 export async function migrate(storage: Pick<Storage, 'db' | 'dialect'>): Promise<void> {
-  const migrator = new Migrator({ db: storage.db, provider: migrationProvider(storage.dialect) });
+  // Kysely looks for its own tables in every schema it can see; pinned to ours, a test schema is not
+  // taken for migrated because another schema (another test file's) already is.
+  const schema =
+    storage.dialect === 'postgres'
+      ? (await sql<{ name: string }>`select current_schema() as name`.execute(storage.db)).rows[0]?.name
+      : undefined;
+  const migrator = new Migrator({
+    db: storage.db,
+    provider: migrationProvider(storage.dialect),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

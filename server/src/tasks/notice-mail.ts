@@ -8,7 +8,7 @@ type Owner = { email: string; zone: string };
 /** The notice of DESIGN §5: the task, its due time in the owner's zone, the comment and a link. */
 export function composeNotice(task: TaskRow, owner: Owner, publicUrl: string): NoticeMail {
   const emails = JSON.parse(task.emails) as string[];
-  const due = DateTime.fromMillis(task.schedule_time, { zone: owner.zone }).toFormat("cccc d LLLL yyyy, HH:mm '('z')'");
+  const due = DateTime.fromMillis(task.schedule_time, { zone: owner.zone }).toFormat("cccc d LLLL yyyy, HH:mm '('ZZZZ')'", { locale: 'en-US' });
   const lines = [`${task.name}`, '', `Due: ${due}`];
   if (task.comment) lines.push('', task.comment);
   lines.push('', `${publicUrl}/task/${encodeURIComponent(task.id)}`);
