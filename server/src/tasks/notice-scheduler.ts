@@ -8,6 +8,8 @@ import { noticeRulesOf } from './task-record.ts';
 
 const CLAIM_BATCH = 500;
 const SEND_BATCH = 100;
+/** Sends at once; on PostgreSQL each holds a pooled connection (of 10) while it sends. */
+const SEND_CONCURRENCY = 6;
 /** Another instance may add work this one is not told of; it looks at least this often. */
 const MAX_SLEEP_MS = 60_000;
 /** Work due now that another instance holds (or a failing database) is looked at again after this. */
@@ -76,7 +78,7 @@ export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log }
   async function runOnce(): Promise<number> {
     const now = clock.now();
     while ((await notices.claimDue(now, CLAIM_BATCH, decide(now))) === CLAIM_BATCH);
-    while ((await notices.deliverDue(now, SEND_BATCH, send)) === SEND_BATCH);
+    while ((await notices.deliverDue(now, SEND_BATCH, SEND_CONCURRENCY, send)) === SEND_BATCH);
     const next = await notices.nextWake();
     const latest = now + MAX_SLEEP_MS;
     if (next === null) return latest;

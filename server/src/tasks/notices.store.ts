@@ -69,23 +69,46 @@ export function createNoticesStore(db: Kysely<Database>, dialect: Dialect) {
       });
     },
 
-    /** Sends up to `limit` due notices with `send`, and records each outcome. Returns how many it took. */
-    async deliverDue(now: number, limit: number, send: (notice: NoticeRow) => Promise<SendOutcome>): Promise<number> {
-      const work = async (q: Kysely<Database>) => {
+    /**
+     * Sends up to `limit` due notices with `send`, `concurrency` at a time, and records each outcome.
+     * On PostgreSQL each notice is locked in a transaction of its own from before the send until its
+     * outcome is written: a crash rolls back only the notices still in flight, and they go again at
+     * once; a notice another instance holds is skipped. Returns how many were due.
+     */
+    async deliverDue(
+      now: number,
+      limit: number,
+      concurrency: number,
+      send: (notice: NoticeRow) => Promise<SendOutcome>,
+    ): Promise<number> {
+      const due = await db
+        .selectFrom('task_notices')
+        .select('id')
+        .where('sent_at', 'is', null)
+        .where('next_attempt_at', '<=', now)
+        .orderBy('next_attempt_at')
+        .limit(limit)
+        .execute();
+      const deliverOne = async (q: Kysely<Database>, id: string) => {
         let query = q
           .selectFrom('task_notices')
           .selectAll()
+          .where('id', '=', id)
           .where('sent_at', 'is', null)
-          .where('next_attempt_at', '<=', now)
-          .orderBy('next_attempt_at')
-          .limit(limit);
-        // The lock is held until the outcome is written: a crash before that frees it, and the notice is sent again.
+          .where('next_attempt_at', '<=', now);
         if (locking) query = query.forUpdate().skipLocked();
-        const notices = await query.execute();
-        await Promise.all(notices.map(async (notice) => record(q, notice, await send(notice))));
-        return notices.length;
+        const notice = await query.executeTakeFirst();
+        if (notice) await record(q, notice, await send(notice));
       };
-      return locking ? db.transaction().execute(work) : work(db);
+      const queue = due.map((row) => row.id);
+      const worker = async () => {
+        for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+          const current = id;
+          await (locking ? db.transaction().execute((trx) => deliverOne(trx, current)) : deliverOne(db, current));
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      return due.length;
     },
 
     /** When the scheduler has something to do next: the earliest task notice or retry, if any. */
