@@ -6,7 +6,7 @@ import { repeatNotice } from './notice-times.ts';
 import type { Claim, DueTask, NoticeRow, NoticesStore, SendOutcome } from './notices.store.ts';
 import { noticeRulesOf } from './task-record.ts';
 
-const CLAIM_BATCH = 500;
+const CLAIM_BATCH = 100;
 const SEND_BATCH = 100;
 /** Sends at once; on PostgreSQL each holds a pooled connection (of 10) while it sends. */
 const SEND_CONCURRENCY = 6;

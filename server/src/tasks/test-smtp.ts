@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-export type ReceivedMail = { messageId: string; to: string[]; subject: string; raw: string };
+export type ReceivedMail = { messageId: string; from: string; to: string[]; subject: string; raw: string };
 type Decision = 'accept' | 'reject' | 'hold';
 
 const header = (raw: string, name: string) =>
@@ -28,6 +28,7 @@ export async function startTestSmtp() {
         const raw = Buffer.concat(chunks).toString('utf8');
         const mail = {
           messageId: header(raw, 'Message-ID'),
+          from: header(raw, 'From'),
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           subject: header(raw, 'Subject'),
           raw,
