@@ -14,6 +14,8 @@ export interface RequestOptions {
   /** Sent as JSON; a FormData as multipart/form-data. */
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers, such as the task list's pageCursor. */
+  headers?: Record<string, string>;
   /** Sign-in calls carry no bearer token, and their 401 means wrong credentials rather than an expired token. */
   anonymous?: boolean;
 }
@@ -39,7 +41,7 @@ export function createHttpClient({ session, origin = '' }: HttpClientOptions): H
   let refreshing: Promise<string> | null = null;
 
   async function send(path: string, options: RequestOptions, token: string | null): Promise<Response> {
-    const headers = new Headers();
+    const headers = new Headers(options.headers);
     if (token !== null) headers.set('authorization', `Bearer ${token}`);
     try {
       return await fetch(origin + path, {
