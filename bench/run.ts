@@ -1,7 +1,8 @@
 /** `npm run bench -- <feature>`: runs that feature's benchmark and writes bench/results/<feature>.{json,md}. */
 import { benchBooks } from './books/books.bench.ts';
+import { benchTasks } from './tasks/tasks.bench.ts';
 
-const benches: Record<string, () => Promise<void>> = { books: benchBooks };
+const benches: Record<string, () => Promise<void>> = { books: benchBooks, tasks: benchTasks };
 const asked = process.argv.slice(2);
 const names = asked.length > 0 ? asked : Object.keys(benches);
 for (const name of names) {

@@ -1,48 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { freePort, killHard, startServerProcess as startServer } from '../test/server-process.ts';
 import { createTestDatabase, testDialects } from '../test/test-app.ts';
 import { startTestSmtp } from './test-smtp.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 const TASKS = 150;
 const ACCEPTED_BEFORE_CRASH = 40;
-
-async function freePort(): Promise<number> {
-  const probe = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => probe.once('listening', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** The real server process, as `npm start` runs it. */
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, ['server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let errors = '';
-  child.stderr?.on('data', (chunk) => (errors += chunk));
-  const baseUrl = `http://127.0.0.1:${env.PORT}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${errors}`);
-    const up = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
-    if (up) return { child, baseUrl };
-    if (Date.now() > deadline) throw new Error(`server did not start: ${errors}`);
-    await sleep(100);
-  }
-}
-
-async function killHard(child: ChildProcess) {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 describe.each(testDialects)('a server killed mid-delivery on %s', (dialect) => {
   it('sends every notice exactly once after it restarts', { timeout: 120_000 }, async () => {

@@ -21,11 +21,9 @@ export function createTasksStore(db: Kysely<Database>) {
     page(ownerId: string, after: TaskPosition | undefined, limit: number): Promise<TaskRow[]> {
       let query = db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('active', '=', 1);
       if (after) {
+        // A row-value comparison: both databases read it as one range of the index; an OR would scan.
         query = query.where((eb) =>
-          eb.or([
-            eb('schedule_time', '>', after.scheduleTime),
-            eb.and([eb('schedule_time', '=', after.scheduleTime), eb('id', '>', after.id)]),
-          ]),
+          eb(eb.refTuple('schedule_time', 'id'), '>', eb.tuple(after.scheduleTime, after.id)),
         );
       }
       return query.orderBy('schedule_time').orderBy('id').limit(limit).execute();

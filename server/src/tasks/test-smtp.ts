@@ -45,6 +45,8 @@ export async function startTestSmtp() {
       });
     },
   });
+  // A sender killed mid-session resets its connection: expected here, and no reason to stop.
+  server.on('error', () => {});
   server.listen(0, '127.0.0.1');
   await once(server.server, 'listening');
   const { port } = server.server.address() as AddressInfo;
