@@ -113,9 +113,11 @@ export function createNoticesStore(db: Kysely<Database>, dialect: Dialect) {
 
     /** When the scheduler has something to do next: the earliest task notice or retry, if any. */
     async nextWake(): Promise<number | null> {
+      // The WHERE lets both databases answer from the partial index instead of reading every task.
       const task = await db
         .selectFrom('tasks')
         .select((eb) => eb.fn.min('next_notice_time').as('at'))
+        .where('next_notice_time', 'is not', null)
         .executeTakeFirst();
       const retry = await db
         .selectFrom('task_notices')
@@ -134,7 +136,12 @@ export function createNoticesStore(db: Kysely<Database>, dialect: Dialect) {
         .set({ sent_at: outcome.at, attempts: notice.attempts + 1, last_error: null })
         .where('id', '=', notice.id)
         .execute();
-      await q.updateTable('tasks').set({ notice_error: null }).where('id', '=', notice.task_id).execute();
+      await q
+        .updateTable('tasks')
+        .set({ notice_error: null })
+        .where('id', '=', notice.task_id)
+        .where('notice_error', 'is not', null)
+        .execute();
       return;
     }
     await q
