@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, openTestStorage, testDialects } from '../test/test-app.ts';
 import { migrate, type Storage } from './database.ts';
+import { migrationProvider } from './migrations.ts';
 
 describe.each(testDialects)('storage on %s', (dialect) => {
   let storage: Storage;
@@ -30,7 +31,8 @@ describe.each(testDialects)('storage on %s', (dialect) => {
   it('migrates again without change', async () => {
     await migrate(storage);
     const done = await storage.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
-    expect(done).toHaveLength(2);
+    const known = Object.keys(await migrationProvider(dialect).getMigrations());
+    expect(done.map((row) => (row as { name: string }).name).sort()).toEqual(known.sort());
   });
 
   it('reads back epoch-millisecond times as numbers', async () => {

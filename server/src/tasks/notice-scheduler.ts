@@ -16,12 +16,12 @@ const MAX_SLEEP_MS = 60_000;
 const BUSY_RETRY_MS = 1_000;
 const FIRST_RETRY_MS = 60_000;
 const MAX_RETRY_MS = 60 * 60_000;
-export const MAX_SEND_ATTEMPTS = 12;
+const MAX_SEND_ATTEMPTS = 12;
 
 type Options = { notices: NoticesStore; mailer: Mailer; clock: Clock; publicUrl: string; log: FastifyBaseLogger };
 
 /** Backoff: 1, 2, 4 … minutes, at most an hour; null once the attempts run out. */
-export function retryDelay(attempts: number): number | null {
+function retryDelay(attempts: number): number | null {
   if (attempts >= MAX_SEND_ATTEMPTS) return null;
   return Math.min(FIRST_RETRY_MS * 2 ** (attempts - 1), MAX_RETRY_MS);
 }
