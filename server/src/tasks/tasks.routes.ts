@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorReply } from '../../../contract/errors.ts';
-import { CreateTaskBody, Task, TaskAction, TaskIdParams, TaskPage, TaskPageQuery } from '../../../contract/tasks.ts';
+import { CreateTaskBody, TaskAction } from '../../../contract/task-requests.ts';
+import { Task, TaskIdParams, TaskPage, TaskPageQuery } from '../../../contract/tasks.ts';
 import type { TasksService } from './tasks.service.ts';
 
 // Header names arrive lower-cased; other headers pass through untouched.

@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type CreateTaskBody,
-  MORE_RESULTS_AFTER_LIMIT,
-  NO_MORE_RESULTS,
-  type Task,
-  type TaskAction,
-  type TaskFieldChange,
-  type TaskPage,
-} from '../../../contract/tasks.ts';
+import type { CreateTaskBody, TaskAction, TaskFieldChange } from '../../../contract/task-requests.ts';
+import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type Task, type TaskPage } from '../../../contract/tasks.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
 import { firstNotice, repeatNotice } from './notice-times.ts';

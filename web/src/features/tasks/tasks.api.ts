@@ -1,10 +1,5 @@
-import {
-  type CreateTaskBody,
-  type ScheduleType,
-  Task,
-  type TaskField,
-  TaskPage,
-} from '../../../../contract/tasks.ts';
+import type { CreateTaskBody, TaskField } from '../../../../contract/task-requests.ts';
+import { type ScheduleType, Task, TaskPage } from '../../../../contract/tasks.ts';
 import type { HttpClient } from '../../api/http-client.ts';
 
 export function fetchTaskPage(client: HttpClient, pageSize: number, cursor: string | null, signal?: AbortSignal): Promise<TaskPage> {
