@@ -78,7 +78,8 @@ export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log }
   async function runOnce(): Promise<number> {
     const now = clock.now();
     while ((await notices.claimDue(now, CLAIM_BATCH, decide(now))) === CLAIM_BATCH);
-    while ((await notices.deliverDue(now, SEND_BATCH, SEND_CONCURRENCY, send)) === SEND_BATCH);
+    // Until a pass takes nothing: what remains due is then held by another instance, or there is none.
+    while ((await notices.deliverDue(now, SEND_BATCH, SEND_CONCURRENCY, send)) > 0);
     const next = await notices.nextWake();
     const latest = now + MAX_SLEEP_MS;
     if (next === null) return latest;

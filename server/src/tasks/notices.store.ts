@@ -73,7 +73,8 @@ export function createNoticesStore(db: Kysely<Database>, dialect: Dialect) {
      * Sends up to `limit` due notices with `send`, `concurrency` at a time, and records each outcome.
      * On PostgreSQL each notice is locked in a transaction of its own from before the send until its
      * outcome is written: a crash rolls back only the notices still in flight, and they go again at
-     * once; a notice another instance holds is skipped. Returns how many were due.
+     * once; a notice another instance holds (or has sent meanwhile) is skipped. Returns how many it
+     * sent or failed to send.
      */
     async deliverDue(
       now: number,
@@ -89,6 +90,7 @@ export function createNoticesStore(db: Kysely<Database>, dialect: Dialect) {
         .orderBy('next_attempt_at')
         .limit(limit)
         .execute();
+      let taken = 0;
       const deliverOne = async (q: Kysely<Database>, id: string) => {
         let query = q
           .selectFrom('task_notices')
@@ -98,7 +100,9 @@ export function createNoticesStore(db: Kysely<Database>, dialect: Dialect) {
           .where('next_attempt_at', '<=', now);
         if (locking) query = query.forUpdate().skipLocked();
         const notice = await query.executeTakeFirst();
-        if (notice) await record(q, notice, await send(notice));
+        if (!notice) return;
+        await record(q, notice, await send(notice));
+        taken += 1;
       };
       const queue = due.map((row) => row.id);
       const worker = async () => {
@@ -108,7 +112,7 @@ export function createNoticesStore(db: Kysely<Database>, dialect: Dialect) {
         }
       };
       await Promise.all(Array.from({ length: concurrency }, worker));
-      return due.length;
+      return taken;
     },
 
     /** When the scheduler has something to do next: the earliest task notice or retry, if any. */

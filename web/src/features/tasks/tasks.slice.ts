@@ -62,18 +62,13 @@ export const taskSlice = createSlice({
     taskDeleted(state) {
       state.curTask = null;
     },
-    queryParamsSet(state, action: PayloadAction<{ pageSize?: number; pageCursor?: string | null }>) {
-      if (action.payload.pageSize !== undefined) state.pageSize = action.payload.pageSize;
-      if (action.payload.pageCursor !== undefined) state.pageCursor = action.payload.pageCursor;
-    },
     errorReported(state, action: PayloadAction<string>) {
       state.operationError = action.payload;
     },
   },
 });
 
-export const { tasksReceived, tasksAppended, taskCreated, taskUpdated, taskDeleted, queryParamsSet, errorReported } =
-  taskSlice.actions;
+export const { tasksReceived, tasksAppended, taskCreated, taskUpdated, taskDeleted, errorReported } = taskSlice.actions;
 
 /** The part of the root state the task screens read. */
 export interface TasksRootState {
