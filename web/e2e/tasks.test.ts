@@ -50,11 +50,10 @@ async function signIn(page: Page, email: string) {
 
 const field = (page: Page, key: string) => page.locator(`dd[data-field="${key}"]`);
 
-/** Waits for a field to be back from its editor, and checks what it shows. */
+/** Waits until a field, back from its editor, shows `text`. */
 async function shows(page: Page, key: string, text: string) {
   const value = page.locator(`button#task-${key}`);
-  await value.waitFor();
-  expect(await value.innerText()).toBe(text);
+  await expect.poll(async () => ((await value.count()) === 1 ? value.innerText() : null), { timeout: 15_000 }).toBe(text);
 }
 
 /** Opens a click-to-edit field, lets `edit` change it, and saves. */
