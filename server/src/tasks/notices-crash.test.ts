@@ -43,7 +43,7 @@ describe.each(testDialects)('a server killed mid-delivery on %s', (dialect) => {
       }
       const deadline = Date.now() + 60_000;
       while (seen <= ACCEPTED_BEFORE_CRASH) {
-        if (Date.now() > deadline) throw new Error(`only ${seen} mails reached the SMTP server`);
+        if (Date.now() > deadline) throw new Error(`only ${seen} mails reached the SMTP server; server said:\n${server.logs()}`);
         await sleep(50);
       }
       // Let the accepted sends be recorded; the held ones stay in flight.

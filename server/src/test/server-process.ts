@@ -13,24 +13,26 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export type ServerProcess = { child: ChildProcess; baseUrl: string };
+/** `logs()` is what the process wrote, for a failing test to show. */
+export type ServerProcess = { child: ChildProcess; baseUrl: string; logs(): string };
 
 /** The real server process, as `npm start` runs it, with `env` (PORT and DATA_DIR among it); resolves once it answers. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['server/src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let errors = '';
-  child.stderr?.on('data', (chunk) => (errors += chunk));
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
   const baseUrl = `http://127.0.0.1:${env.PORT}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${errors}`);
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`);
     const up = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
-    if (up) return { child, baseUrl };
-    if (Date.now() > deadline) throw new Error(`server did not start: ${errors}`);
+    if (up) return { child, baseUrl, logs: () => output };
+    if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
     await sleep(100);
   }
 }
