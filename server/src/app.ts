@@ -30,6 +30,12 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWebClient } from './http/web-client.ts';
 import type { Storage } from './storage/database.ts';
+import { outboxMailer, smtpMailer } from './tasks/mailer.ts';
+import { createNoticeScheduler, type NoticeScheduler } from './tasks/notice-scheduler.ts';
+import { createNoticesStore } from './tasks/notices.store.ts';
+import { tasksRoutes } from './tasks/tasks.routes.ts';
+import { createTasksService } from './tasks/tasks.service.ts';
+import { createTasksStore } from './tasks/tasks.store.ts';
 import { createUserEvents } from './users/user-events.ts';
 import { usersRoutes } from './users/users.routes.ts';
 import { createUsersService } from './users/users.service.ts';
@@ -44,6 +50,13 @@ export type AppOptions = {
   /** Start SQLite's search workers with the app (true), or at its first search (tests, which rarely search). */
   startSearchWorkers?: boolean;
 };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Sends task notices; it starts when the app is ready and stops when it closes. */
+    noticeScheduler: NoticeScheduler;
+  }
+}
 
 const SESSION_PRUNE_INTERVAL_MS = 6 * 60 * 60 * 1000;
 
@@ -81,7 +94,24 @@ export async function buildApp({
     sessionDays: config.sessionDays,
   });
   const events = await createUserEvents(storage, app.log);
-  const users = createUsersService({ users: createUsersStore(storage.db), events, clock });
+  const usersStore = createUsersStore(storage.db);
+  const users = createUsersService({ users: usersStore, events, clock });
+  const noticeScheduler = createNoticeScheduler({
+    notices: createNoticesStore(storage.db, storage.dialect),
+    mailer: config.smtpUrl
+      ? smtpMailer(config.smtpUrl, config.mailFrom)
+      : outboxMailer(path.join(config.dataDir, 'outbox'), config.mailFrom),
+    clock,
+    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    log: app.log,
+  });
+  app.decorate('noticeScheduler', noticeScheduler);
+  const tasks = createTasksService({
+    tasks: createTasksStore(storage.db),
+    clock,
+    zoneOf: async (ownerId) => (await usersStore.findById(ownerId))?.timezone ?? 'UTC',
+    onScheduleChange: noticeScheduler.poke,
+  });
   const bookmarks = createBookmarksService({
     store: createBookmarksStore(storage.db),
     index: storage.dialect === 'sqlite' ? createSqliteBookmarkIndex(storage.db) : createPostgresBookmarkIndex(storage.db),
@@ -103,6 +133,7 @@ export async function buildApp({
     signedIn.addHook('onRequest', requireUser(tokens));
     await signedIn.register(usersRoutes, { users });
     await signedIn.register(bookmarksRoutes, { bookmarks });
+    await signedIn.register(tasksRoutes, { tasks });
   });
   const catalogue = storage.sqliteFile
     ? createSqliteCatalogue(storage.db, storage.sqliteFile, { eager: startSearchWorkers })
@@ -119,7 +150,9 @@ export async function buildApp({
     auth.pruneSessions().catch((error: unknown) => app.log.warn({ err: error }, 'pruning sessions failed'));
   }, SESSION_PRUNE_INTERVAL_MS);
   prune.unref();
+  app.addHook('onReady', async () => noticeScheduler.start());
   app.addHook('onClose', async () => {
+    await noticeScheduler.stop();
     clearInterval(prune);
     await events.close();
     await catalogue.close();

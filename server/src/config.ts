@@ -43,6 +43,11 @@ const Environment = z.object({
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_NAME: z.string().min(1).max(40).default('OpenID Connect'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/]+/, 'expected smtp://user:password@host:587 or smtps://user:password@host:465')
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(300).default('Organiser <organiser@localhost>'),
 });
 
 export type Config = {
@@ -61,6 +66,9 @@ export type Config = {
   logLevel: string;
   google: { issuer: string; clientId: string; clientSecret: string } | undefined;
   oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | undefined;
+  /** Where notices go; without it they are kept in the outbox (`DATA_DIR/outbox`). */
+  smtpUrl: string | undefined;
+  mailFrom: string;
 };
 
 export class ConfigError extends Error {
@@ -107,5 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
         ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }
         : undefined,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
   };
 }

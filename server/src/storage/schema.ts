@@ -17,6 +17,8 @@ export interface Database {
   bookmark_index_content: BookmarkIndexContentTable;
   bookmark_index_tags: BookmarkIndexTagsTable;
   bookmark_index_versions: BookmarkIndexVersionsTable;
+  tasks: TasksTable;
+  task_notices: TaskNoticesTable;
 }
 
 export interface UsersTable {
@@ -115,4 +117,48 @@ export interface BookmarkIndexTagsTable {
 export interface BookmarkIndexVersionsTable {
   owner_id: string;
   version: string;
+}
+
+/**
+ * Recurring tasks (tasks/). The current occurrence is number `occurrence_index` of the series
+ * anchored at `anchor_time`; `last_notice_time` is the last notice of that occurrence, if any.
+ * `emails` and `notice_hours` are JSON arrays.
+ */
+export interface TasksTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  active: number;
+  create_time: number;
+  last_updated: number;
+  first_schedule_time: number;
+  schedule_end_time: number | null;
+  schedule_type: string;
+  anchor_time: number;
+  occurrence_index: number;
+  schedule_time: number;
+  next_notice_time: number | null;
+  last_notice_time: number | null;
+  emails: string;
+  overdue_notice: number;
+  notice_hours: string;
+  notice_in_workday: number;
+  comment: string;
+  notice_error: string | null;
+}
+
+/** The notice outbox: one row per notice, keyed by task, occurrence and notice time, kept after sending. */
+export interface TaskNoticesTable {
+  id: string;
+  task_id: string;
+  /** JSON array of addresses. */
+  recipients: string;
+  subject: string;
+  body: string;
+  due_at: number;
+  created_at: number;
+  attempts: number;
+  next_attempt_at: number;
+  sent_at: number | null;
+  last_error: string | null;
 }

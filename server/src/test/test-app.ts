@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { AuthReply } from '../../../contract/auth.ts';
 import { buildApp } from '../app.ts';
-import { type Clock, manualClock } from '../clock.ts';
+import { type ManualClock, manualClock } from '../clock.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Dialect, migrate, openStorage, type Storage } from '../storage/database.ts';
 
@@ -52,14 +52,14 @@ export function testConfig(database: TestDatabase, env: Record<string, string> =
 export type TestApp = {
   app: FastifyInstance;
   storage: Storage;
-  clock: ReturnType<typeof manualClock>;
+  clock: ManualClock;
   close(): Promise<void>;
 };
 
 /** The real app on the given database, with a clock the test moves. */
 export async function buildTestApp(
   database: TestDatabase,
-  { env = {}, clock = manualClock() }: { env?: Record<string, string>; clock?: Clock & ReturnType<typeof manualClock> } = {},
+  { env = {}, clock = manualClock() }: { env?: Record<string, string>; clock?: ManualClock } = {},
 ): Promise<TestApp> {
   const storage = await openTestStorage(database);
   const app = await buildApp({

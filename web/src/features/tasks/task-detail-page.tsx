@@ -1,3 +1,200 @@
+import { type ReactNode, useEffect, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useSelector } from 'react-redux';
+import { useParams } from 'react-router';
+import { SCHEDULE_TYPES, type ScheduleType, type Task } from '../../../../contract/tasks.ts';
+import { ApiError, errorMessage } from '../../api/api-error.ts';
+import { useApiClient } from '../../api/api-client-context.ts';
+import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { EditableField } from './editable-field.tsx';
+import { ListEditor, parseInteger } from './list-editor.tsx';
+import { OperationError } from './operation-error.tsx';
+import { completeTask, fetchTask, type TaskFieldValue, updateTaskField } from './tasks.api.ts';
+import { errorReported, selectTasks, taskDeleted, taskUpdated, useTasksDispatch } from './tasks.slice.ts';
+import { formatTaskTime, fromLocalInput, toLocalInput } from './task-time.ts';
+import { useTaskZone } from './use-task-zone.ts';
+
+const typeLabel = (type: ScheduleType) => SCHEDULE_TYPES.find((option) => option.value === type)?.label ?? type;
+const yesNo = (flag: boolean) => (flag ? 'yes' : 'no');
+const listOrNone = (items: readonly (string | number)[]) => (items.length > 0 ? items.join(', ') : '—');
+
 export function TaskDetailPage() {
-  return <section id="task-detail" />;
+  const { id = '' } = useParams();
+  const client = useApiClient();
+  const dispatch = useTasksDispatch();
+  const zone = useTaskZone();
+  const { curTask } = useSelector(selectTasks);
+  const [loading, setLoading] = useState(true);
+  const [missing, setMissing] = useState<string | null>(null);
+
+  useEffect(() => {
+    const stop = new AbortController();
+    fetchTask(client, id, stop.signal)
+      .then((task) => dispatch(taskUpdated(task)))
+      .catch((error: unknown) => {
+        if (stop.signal.aborted) return;
+        if (error instanceof ApiError && error.status === 404) {
+          dispatch(taskDeleted());
+          setMissing(id);
+        } else {
+          dispatch(errorReported(errorMessage(error)));
+        }
+      })
+      .finally(() => {
+        if (!stop.signal.aborted) setLoading(false);
+      });
+    return () => stop.abort();
+  }, [client, dispatch, id]);
+
+  const task = curTask?.id === id ? curTask : null;
+
+  /** Sends one call; its reply becomes the current task, its failure the operation error. */
+  const run = async (call: () => Promise<Task>): Promise<boolean> => {
+    try {
+      dispatch(taskUpdated(await call()));
+      return true;
+    } catch (error) {
+      dispatch(errorReported(errorMessage(error)));
+      return false;
+    }
+  };
+  const save = (key: Parameters<typeof updateTaskField>[2]) => (value: TaskFieldValue) => run(() => updateTaskField(client, id, key, value));
+  /** A datetime-local draft: incomplete input is ignored (spec §5); empty clears a field that may be empty. */
+  const saveTime = (key: 'schedule_time' | 'schedule_end_time' | 'next_notice_time', clearable: boolean) => async (draft: string) => {
+    if (draft === '' && clearable) return save(key)(null);
+    const iso = fromLocalInput(draft, zone);
+    return iso === null ? false : save(key)(iso);
+  };
+
+  if (task === null) {
+    return (
+      <section id="task-detail">
+        <OperationError />
+        {loading ? <LoadingSpinner /> : missing === id && <h1 className="h4">{`No task found with id ${id}`}</h1>}
+      </section>
+    );
+  }
+
+  const timeEditor = (draft: string, setDraft: (next: string) => void, inputId: string) => (
+    <Form.Control id={inputId} size="sm" type="datetime-local" value={draft} onChange={(event) => setDraft(event.target.value)} />
+  );
+  const timeField = (key: 'schedule_time' | 'schedule_end_time' | 'next_notice_time', clearable: boolean) => (
+    <EditableField
+      name={key}
+      label={key}
+      value={toLocalInput(task[key], zone)}
+      show={() => formatTaskTime(task[key], zone)}
+      editor={timeEditor}
+      onSave={saveTime(key, clearable)}
+    />
+  );
+
+  return (
+    <section id="task-detail">
+      <OperationError />
+      <h1 className="h4 mb-3">{task.name}</h1>
+      {task.notice_error !== null && (
+        <p className="text-danger" id="task-notice-error">
+          {task.notice_error}
+        </p>
+      )}
+      <dl className="row">
+        <Row label="name">
+          <EditableField
+            name="name"
+            label="name"
+            value={task.name}
+            show={(name) => name}
+            editor={(draft, setDraft, inputId) => (
+              <Form.Control id={inputId} size="sm" value={draft} onChange={(event) => setDraft(event.target.value)} />
+            )}
+            onSave={save('name')}
+          />
+        </Row>
+        <Row label="schedule_end_time">{timeField('schedule_end_time', true)}</Row>
+        <Row label="schedule_type">
+          <EditableField
+            name="schedule_type"
+            label="schedule_type"
+            value={task.schedule_type}
+            show={typeLabel}
+            editor={(draft, setDraft, inputId) => (
+              <Form.Select id={inputId} size="sm" value={draft} onChange={(event) => setDraft(event.target.value as ScheduleType)}>
+                {SCHEDULE_TYPES.map((option) => (
+                  <option key={option.value} value={option.value}>
+                    {option.label}
+                  </option>
+                ))}
+              </Form.Select>
+            )}
+            onSave={save('schedule_type')}
+          />
+        </Row>
+        <Row label="schedule_time">{timeField('schedule_time', false)}</Row>
+        <Row label="next_notice_time">{timeField('next_notice_time', true)}</Row>
+        <Row label="emails">
+          <EditableField
+            name="emails"
+            label="emails"
+            value={task.emails}
+            show={listOrNone}
+            editor={(draft, setDraft, inputId) => (
+              <ListEditor id={inputId} label="e-mail address" items={draft} onChange={setDraft} parse={(text) => text} inputMode="email" />
+            )}
+            onSave={save('emails')}
+          />
+        </Row>
+        <Row label="notice_hours">
+          <EditableField
+            name="notice_hours"
+            label="notice_hours"
+            value={task.notice_hours}
+            show={listOrNone}
+            editor={(draft, setDraft, inputId) => (
+              <ListEditor id={inputId} label="notice hour" items={draft} onChange={setDraft} parse={parseInteger} inputMode="numeric" />
+            )}
+            onSave={save('notice_hours')}
+          />
+        </Row>
+        <Row label="comment">
+          <EditableField
+            name="comment"
+            label="comment"
+            value={task.comment}
+            show={(comment) => (comment === '' ? '—' : comment)}
+            editor={(draft, setDraft, inputId) => (
+              <Form.Control id={inputId} as="textarea" rows={3} size="sm" value={draft} onChange={(event) => setDraft(event.target.value)} />
+            )}
+            onSave={save('comment')}
+          />
+        </Row>
+        <Row label="is active">{yesNo(task.active)}</Row>
+        <Row label="created">{formatTaskTime(task.create_time, zone)}</Row>
+        <Row label="last updated">{formatTaskTime(task.last_updated, zone)}</Row>
+        <Row label="first schedule time">{formatTaskTime(task.first_schedule_time, zone)}</Row>
+        <Row label="overdue notice">{yesNo(task.overdue_notice)}</Row>
+        <Row label="notice in workday">{yesNo(task.notice_in_workday)}</Row>
+      </dl>
+      {task.active && (
+        <Button variant="success" onClick={() => void run(() => completeTask(client, id))}>
+          Complete
+        </Button>
+      )}
+    </section>
+  );
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  const key = label.replaceAll(' ', '-');
+  return (
+    <>
+      <dt className="col-sm-3" id={`task-label-${key}`}>
+        {label}
+      </dt>
+      <dd className="col-sm-9" aria-labelledby={`task-label-${key}`} data-field={key}>
+        {children}
+      </dd>
+    </>
+  );
 }

@@ -1,27 +1,79 @@
-import { createSlice } from '@reduxjs/toolkit';
+import { createSlice, type Dispatch, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
+import { useDispatch } from 'react-redux';
 import { z } from 'zod';
+import { DEFAULT_TASK_PAGE_SIZE, NO_MORE_RESULTS, Task, type TaskPage } from '../../../../contract/tasks.ts';
 
 /** The task list state (spec §3). */
 export const TaskState = z.object({
   pageSize: z.number().int().positive(),
+  /** The next page's cursor; NO_MORE_RESULTS once the list is whole; null before the first page. */
   pageCursor: z.string().nullable(),
-  // Items are typed once the task contract exists; until then nothing but [] and null is ever stored.
-  tasks: z.array(z.unknown()),
-  curTask: z.unknown(),
+  tasks: z.array(Task),
+  curTask: Task.nullable(),
   operationError: z.string().nullable(),
 });
 export type TaskState = z.infer<typeof TaskState>;
 
 const initialState: TaskState = {
-  pageSize: 5,
+  pageSize: DEFAULT_TASK_PAGE_SIZE,
   pageCursor: null,
   tasks: [],
   curTask: null,
   operationError: null,
 };
 
+/** The cursor for the next page (spec §4): the marker when there is none, else the end cursor. */
+function nextCursor(page: TaskPage): string {
+  return page.queryInfo.moreResults === NO_MORE_RESULTS ? NO_MORE_RESULTS : (page.queryInfo.endCursor ?? NO_MORE_RESULTS);
+}
+
 export const taskSlice = createSlice({
   name: 'task',
   initialState,
-  reducers: {},
+  reducers: {
+    /** get tasks: the first page replaces the list. */
+    tasksReceived(state, action: PayloadAction<TaskPage>) {
+      state.tasks = action.payload.tasks;
+      state.pageCursor = nextCursor(action.payload);
+      state.operationError = null;
+    },
+    /** add tasks: a later page, asked for with a cursor, is appended. */
+    tasksAppended(state, action: PayloadAction<TaskPage>) {
+      const known = new Set(state.tasks.map((task) => task.id));
+      state.tasks.push(...action.payload.tasks.filter((task) => !known.has(task.id)));
+      state.pageCursor = nextCursor(action.payload);
+      state.operationError = null;
+    },
+    taskCreated(state, action: PayloadAction<Task>) {
+      state.curTask = action.payload;
+      state.operationError = null;
+    },
+    /** get one task, or the reply to an update or complete: the current task, and its row in the list. */
+    taskUpdated(state, action: PayloadAction<Task>) {
+      const task = action.payload;
+      state.curTask = task;
+      const at = state.tasks.findIndex((listed) => listed.id === task.id);
+      if (at >= 0) {
+        if (task.active) state.tasks[at] = task;
+        else state.tasks.splice(at, 1);
+      }
+      state.operationError = null;
+    },
+    taskDeleted(state) {
+      state.curTask = null;
+    },
+    errorReported(state, action: PayloadAction<string>) {
+      state.operationError = action.payload;
+    },
+  },
 });
+
+export const { tasksReceived, tasksAppended, taskCreated, taskUpdated, taskDeleted, errorReported } = taskSlice.actions;
+
+/** The part of the root state the task screens read. */
+export interface TasksRootState {
+  task: TaskState;
+}
+
+export const useTasksDispatch = useDispatch.withTypes<Dispatch<UnknownAction>>();
+export const selectTasks = (state: TasksRootState): TaskState => state.task;

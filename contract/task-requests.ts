@@ -1,0 +1,98 @@
+import { DateTime } from 'luxon';
+import { z } from 'zod';
+import { MAX_TASK_COMMENT, MAX_TASK_EMAILS, MAX_TASK_NAME, ScheduleType } from './tasks.ts';
+
+// The request side of the task gateway, apart from its replies: it needs a date library, which the
+// client's start-up script (which parses replies) does without.
+
+/** Epoch ms of an ISO date-time; without a zone suffix it is read as UTC (spec §3). NaN when invalid. */
+function parseIsoDateTime(value: string): number {
+  // A time is required: a bare date would silently mean midnight.
+  if (!value.includes('T')) return Number.NaN;
+  const parsed = DateTime.fromISO(value, { zone: 'utc' });
+  return parsed.isValid ? parsed.toMillis() : Number.NaN;
+}
+
+/** An ISO date-time in, epoch milliseconds out. */
+export const DateTimeInput = z
+  .string({ error: 'must be an ISO date-time such as 2026-03-08T09:00:00Z' })
+  .max(40, 'must be an ISO date-time such as 2026-03-08T09:00:00Z')
+  .transform((value, context) => {
+    const ms = parseIsoDateTime(value);
+    if (Number.isNaN(ms)) {
+      context.addIssue({ code: 'custom', message: 'must be an existing ISO date-time such as 2026-03-08T09:00:00Z' });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const TaskName = z.string().trim().min(1, 'is required').max(MAX_TASK_NAME, `must be at most ${MAX_TASK_NAME} characters`);
+const Emails = z
+  .array(z.email({ error: 'must be e-mail addresses' }).max(254), { error: 'must be a list of e-mail addresses' })
+  .max(MAX_TASK_EMAILS, `must have at most ${MAX_TASK_EMAILS} addresses`);
+const NoticeHour = z.number({ error: 'must be whole hours 0-23' }).int('must be whole hours 0-23').min(0, 'must be whole hours 0-23').max(23, 'must be whole hours 0-23');
+const NoticeHours = z
+  .array(NoticeHour, { error: 'must be a list of whole hours 0-23' })
+  .max(24, 'must have at most 24 hours')
+  .transform((hours) => [...new Set(hours)].sort((a, b) => a - b));
+const Comment = z.string({ error: 'must be text' }).max(MAX_TASK_COMMENT, `must be at most ${MAX_TASK_COMMENT} characters`);
+const Flag = z.boolean({ error: 'must be true or false' });
+
+/** Every field `PUT /schedule/{id}` may change, with the value each accepts. */
+export const TASK_FIELD_VALUES = {
+  name: TaskName,
+  schedule_end_time: DateTimeInput.nullable(),
+  schedule_type: ScheduleType,
+  schedule_time: DateTimeInput,
+  next_notice_time: DateTimeInput.nullable(),
+  emails: Emails,
+  notice_hours: NoticeHours,
+  comment: Comment,
+  overdue_notice: Flag,
+  notice_in_workday: Flag,
+} as const;
+export type TaskField = keyof typeof TASK_FIELD_VALUES;
+export const TASK_FIELDS = Object.keys(TASK_FIELD_VALUES) as TaskField[];
+
+/** One field and its parsed value (times as epoch ms). */
+export type TaskFieldChange = {
+  [K in TaskField]: { key: K; value: z.output<(typeof TASK_FIELD_VALUES)[K]> };
+}[TaskField];
+
+const TaskUpdate = z
+  .strictObject({
+    type: z.literal('update'),
+    key: z.enum(TASK_FIELDS, { error: `must be one of ${TASK_FIELDS.join(', ')}` }),
+    value: z.unknown(),
+  })
+  .transform((body, context): { type: 'update'; change: TaskFieldChange } => {
+    const parsed = TASK_FIELD_VALUES[body.key].safeParse(body.value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        context.addIssue({ code: 'custom', message: issue.message, path: ['value', ...issue.path] });
+      }
+      return z.NEVER;
+    }
+    return { type: 'update', change: { key: body.key, value: parsed.data } as TaskFieldChange };
+  });
+
+/** `PUT /schedule/{id}` (spec §7): change one field, or complete the current occurrence. */
+export const TaskAction = z.discriminatedUnion('type', [TaskUpdate, z.strictObject({ type: z.literal('complete') })], {
+  error: 'type must be update or complete',
+});
+export type TaskAction = z.output<typeof TaskAction>;
+
+/** `POST /schedule/` (spec §3): name and first time; the other fields of a task may be given too. */
+export const CreateTaskBody = z.strictObject({
+  name: TaskName,
+  first_schedule_time: DateTimeInput,
+  schedule_type: ScheduleType.default('d'),
+  schedule_end_time: DateTimeInput.nullable().default(null),
+  emails: Emails.default([]),
+  notice_hours: NoticeHours.default([]),
+  overdue_notice: Flag.default(true),
+  notice_in_workday: Flag.default(false),
+  comment: Comment.default(''),
+});
+export type CreateTaskBody = z.output<typeof CreateTaskBody>;
+

@@ -1,0 +1,42 @@
+import type { ScheduleType, Task } from '../../../contract/tasks.ts';
+import type { NoticeRules } from './notice-times.ts';
+import type { Series } from './schedule.ts';
+import type { TaskRow } from './tasks.store.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+/** A stored row as the API sends it. */
+export function toTask(row: TaskRow): Task {
+  return {
+    id: row.id,
+    name: row.name,
+    active: row.active === 1,
+    create_time: iso(row.create_time),
+    last_updated: iso(row.last_updated),
+    first_schedule_time: iso(row.first_schedule_time),
+    schedule_end_time: isoOrNull(row.schedule_end_time),
+    schedule_type: row.schedule_type as ScheduleType,
+    schedule_time: iso(row.schedule_time),
+    next_notice_time: isoOrNull(row.next_notice_time),
+    emails: JSON.parse(row.emails) as string[],
+    overdue_notice: row.overdue_notice === 1,
+    notice_hours: JSON.parse(row.notice_hours) as number[],
+    notice_in_workday: row.notice_in_workday === 1,
+    comment: row.comment,
+    notice_error: row.notice_error,
+  };
+}
+
+export function seriesOf(row: Pick<TaskRow, 'anchor_time' | 'schedule_type'>, zone: string): Series {
+  return { anchor: row.anchor_time, type: row.schedule_type as ScheduleType, zone };
+}
+
+export function noticeRulesOf(row: Pick<TaskRow, 'overdue_notice' | 'notice_hours' | 'notice_in_workday'>, zone: string): NoticeRules {
+  return {
+    zone,
+    overdueNotice: row.overdue_notice === 1,
+    noticeHours: JSON.parse(row.notice_hours) as number[],
+    noticeInWorkday: row.notice_in_workday === 1,
+  };
+}

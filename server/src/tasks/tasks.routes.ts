@@ -1,0 +1,74 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorReply } from '../../../contract/errors.ts';
+import { CreateTaskBody, TaskAction } from '../../../contract/task-requests.ts';
+import { Task, TaskIdParams, TaskPage, TaskPageQuery } from '../../../contract/tasks.ts';
+import type { TasksService } from './tasks.service.ts';
+
+// Header names arrive lower-cased; other headers pass through untouched.
+const PageHeaders = z.looseObject({ pagecursor: z.string().max(500, 'must be at most 500 characters').optional() });
+
+/** The task gateway of spec §7, at its own paths; registered behind requireUser. */
+export const tasksRoutes: FastifyPluginAsync<{ tasks: TasksService }> = async (app, { tasks }) => {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const security = [{ bearer: [] }];
+
+  routes.get(
+    '/schedule',
+    {
+      schema: {
+        tags: ['tasks'],
+        summary: 'Active tasks, soonest due first; send the previous reply\'s cursor as the pageCursor header',
+        security,
+        querystring: TaskPageQuery,
+        headers: PageHeaders,
+        response: { 200: TaskPage, 400: ErrorReply, 401: ErrorReply },
+      },
+    },
+    async (request) => tasks.page(request.user.uid, request.headers.pagecursor, request.query.pageSize),
+  );
+
+  routes.post(
+    '/schedule',
+    {
+      schema: {
+        tags: ['tasks'],
+        summary: 'Create a task',
+        security,
+        body: CreateTaskBody,
+        response: { 200: Task, 400: ErrorReply, 401: ErrorReply },
+      },
+    },
+    async (request) => tasks.create(request.user.uid, request.body),
+  );
+
+  routes.get(
+    '/schedule/:id',
+    {
+      schema: {
+        tags: ['tasks'],
+        summary: 'One task',
+        security,
+        params: TaskIdParams,
+        response: { 200: Task, 401: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request) => tasks.get(request.user.uid, request.params.id),
+  );
+
+  routes.put(
+    '/schedule/:id',
+    {
+      schema: {
+        tags: ['tasks'],
+        summary: 'Change one field ({type: "update", key, value}) or complete the current occurrence ({type: "complete"})',
+        security,
+        params: TaskIdParams,
+        body: TaskAction,
+        response: { 200: Task, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply, 409: ErrorReply },
+      },
+    },
+    async (request) => tasks.act(request.user.uid, request.params.id, request.body),
+  );
+};

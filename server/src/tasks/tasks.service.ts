@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { CreateTaskBody, TaskAction, TaskFieldChange } from '../../../contract/task-requests.ts';
+import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type Task, type TaskPage } from '../../../contract/tasks.ts';
+import type { Clock } from '../clock.ts';
+import { AppError, notFound } from '../errors.ts';
+import { firstNotice, repeatNotice } from './notice-times.ts';
+import { decodeCursor, encodeCursor } from './page-cursor.ts';
+import { nextOccurrence } from './schedule.ts';
+import { noticeRulesOf, seriesOf, toTask } from './task-record.ts';
+import type { TaskPatch, TaskRow, TasksStore } from './tasks.store.ts';
+
+type Options = {
+  tasks: TasksStore;
+  clock: Clock;
+  /** The owner's IANA zone, in which all calendar arithmetic happens. */
+  zoneOf(ownerId: string): Promise<string>;
+  /** Told after any change that may move a notice, so the scheduler wakes at the right time. */
+  onScheduleChange(): void;
+};
+
+const notActive = () => new AppError(409, 'The task is not active');
+
+/** The notice that is next for the current occurrence, given the rules in `row`. */
+function pendingNotice(row: TaskRow, zone: string, now: number): number | null {
+  if (row.active !== 1) return null;
+  const rules = noticeRulesOf(row, zone);
+  return row.last_notice_time === null ? firstNotice(row.schedule_time, rules) : repeatNotice(row.last_notice_time, now, rules);
+}
+
+/** The fields one update changes; a change that moves the schedule or its rules recomputes the next notice. */
+function patchFor(change: TaskFieldChange, row: TaskRow, zone: string, now: number): TaskPatch {
+  switch (change.key) {
+    case 'name':
+    case 'comment':
+    case 'schedule_end_time':
+      return { [change.key]: change.value };
+    case 'emails':
+      return { emails: JSON.stringify(change.value) };
+    case 'schedule_time': {
+      // A typed due time re-anchors the series (DESIGN §5).
+      const moved = { anchor_time: change.value, occurrence_index: 0, schedule_time: change.value, last_notice_time: null };
+      return { ...moved, next_notice_time: pendingNotice({ ...row, ...moved }, zone, now) };
+    }
+    case 'schedule_type':
+      // The current due time stays; later occurrences step from it by the new type.
+      return { schedule_type: change.value, anchor_time: row.schedule_time, occurrence_index: 0 };
+    case 'next_notice_time':
+      if (row.active !== 1) throw notActive();
+      return { next_notice_time: change.value };
+    case 'notice_hours':
+    case 'overdue_notice':
+    case 'notice_in_workday': {
+      const stored = change.key === 'notice_hours' ? JSON.stringify(change.value) : change.value ? 1 : 0;
+      const changed = { ...row, [change.key]: stored };
+      return { [change.key]: stored, next_notice_time: pendingNotice(changed, zone, now) };
+    }
+  }
+}
+
+/** Complete: on to the first occurrence later than both this one and now, or inactive past the end. */
+function completion(row: TaskRow, zone: string, now: number): TaskPatch {
+  if (row.active !== 1) throw notActive();
+  const next = nextOccurrence(seriesOf(row, zone), row.occurrence_index, Math.max(row.schedule_time, now));
+  if (row.schedule_end_time !== null && next.time > row.schedule_end_time) {
+    return { active: 0, next_notice_time: null, last_notice_time: null };
+  }
+  const advanced = { ...row, occurrence_index: next.index, schedule_time: next.time, last_notice_time: null };
+  return {
+    occurrence_index: next.index,
+    schedule_time: next.time,
+    last_notice_time: null,
+    next_notice_time: pendingNotice(advanced, zone, now),
+  };
+}
+
+export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: Options) {
+  async function owned(ownerId: string, id: string): Promise<TaskRow> {
+    const row = await tasks.find(ownerId, id);
+    if (!row) throw notFound('Task');
+    return row;
+  }
+
+  return {
+    async create(ownerId: string, body: CreateTaskBody): Promise<Task> {
+      const now = clock.now();
+      const row: TaskRow = {
+        id: randomUUID(),
+        owner_id: ownerId,
+        name: body.name,
+        active: 1,
+        create_time: now,
+        last_updated: now,
+        first_schedule_time: body.first_schedule_time,
+        schedule_end_time: body.schedule_end_time,
+        schedule_type: body.schedule_type,
+        anchor_time: body.first_schedule_time,
+        occurrence_index: 0,
+        schedule_time: body.first_schedule_time,
+        next_notice_time: null,
+        last_notice_time: null,
+        emails: JSON.stringify(body.emails),
+        overdue_notice: body.overdue_notice ? 1 : 0,
+        notice_hours: JSON.stringify(body.notice_hours),
+        notice_in_workday: body.notice_in_workday ? 1 : 0,
+        comment: body.comment,
+        notice_error: null,
+      };
+      row.next_notice_time = pendingNotice(row, await zoneOf(ownerId), now);
+      await tasks.insert(row);
+      onScheduleChange();
+      return toTask(row);
+    },
+
+    async get(ownerId: string, id: string): Promise<Task> {
+      return toTask(await owned(ownerId, id));
+    },
+
+    async page(ownerId: string, cursor: string | undefined, pageSize: number): Promise<TaskPage> {
+      const after = cursor ? decodeCursor(cursor) : undefined;
+      // One row more than asked tells whether another page follows.
+      const rows = await tasks.page(ownerId, after, pageSize + 1);
+      const more = rows.length > pageSize;
+      const shown = rows.slice(0, pageSize);
+      const last = shown.at(-1);
+      const endCursor = last ? encodeCursor({ scheduleTime: last.schedule_time, id: last.id }) : null;
+      return {
+        tasks: shown.map(toTask),
+        cursor: more && endCursor ? endCursor : NO_MORE_RESULTS,
+        queryInfo: { endCursor, moreResults: more ? MORE_RESULTS_AFTER_LIMIT : NO_MORE_RESULTS },
+      };
+    },
+
+    async act(ownerId: string, id: string, action: TaskAction): Promise<Task> {
+      const row = await owned(ownerId, id);
+      const zone = await zoneOf(ownerId);
+      const now = clock.now();
+      const patch = action.type === 'complete' ? completion(row, zone, now) : patchFor(action.change, row, zone, now);
+      const updated = await tasks.update(ownerId, id, { ...patch, last_updated: now });
+      if (!updated) throw notFound('Task');
+      onScheduleChange();
+      return toTask(updated);
+    },
+  };
+}
+export type TasksService = ReturnType<typeof createTasksService>;

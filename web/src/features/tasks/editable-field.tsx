@@ -1,0 +1,48 @@
+import { type FormEvent, type ReactNode, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+
+interface EditableFieldProps<T> {
+  /** The field's key, used for element ids. */
+  name: string;
+  label: string;
+  value: T;
+  show: (value: T) => ReactNode;
+  editor: (draft: T, setDraft: (next: T) => void, id: string) => ReactNode;
+  /** Resolves true once saved; false leaves the editor open with the draft. */
+  onSave: (draft: T) => Promise<boolean>;
+}
+
+/** A value that turns into its editor on click, with Save and Cancel (spec §2 Task detail). */
+export function EditableField<T>({ name, label, value, show, editor, onSave }: EditableFieldProps<T>) {
+  const [draft, setDraft] = useState<T | null>(null);
+  const [saving, setSaving] = useState(false);
+  const id = `task-${name}`;
+
+  if (draft === null) {
+    return (
+      <button type="button" id={id} className="btn btn-link p-0 text-start text-break" title={`Edit ${label}`} onClick={() => setDraft(value)}>
+        {show(value)}
+      </button>
+    );
+  }
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    const saved = await onSave(draft);
+    setSaving(false);
+    if (saved) setDraft(null);
+  };
+
+  return (
+    <form className="d-flex flex-wrap align-items-start gap-2" onSubmit={(event) => void save(event)} aria-label={`Edit ${label}`}>
+      <div className="flex-grow-1">{editor(draft, setDraft, `${id}-input`)}</div>
+      <Button type="submit" size="sm" disabled={saving}>
+        Save
+      </Button>
+      <Button type="button" size="sm" variant="outline-secondary" onClick={() => setDraft(null)}>
+        Cancel
+      </Button>
+    </form>
+  );
+}
