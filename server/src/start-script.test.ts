@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVER_NODE_FLAGS } from '../../web/e2e/server.ts';
+import { SERVER_NODE_FLAGS } from './test/server-process.ts';
 
 describe('npm start', () => {
   it('gives Node the flags the tests and benchmarks run the server with', () => {

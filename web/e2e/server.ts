@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../../server/src/test/server-process.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -20,13 +21,6 @@ export async function freePort(): Promise<number> {
 export type RunningServer = { baseUrl: string; dataDir: string; pid: number; logs(): string; stop(): Promise<void> };
 
 /** The real server, as `npm start` runs it, on a free port and a temporary data dir. */
-/**
- * The flags `npm start` gives Node (package.json), so that tests and benchmarks run the server as
- * it ships. A larger young generation lets the records of a long import die young rather than
- * fill the old one: a million-book load peaks 40 MB lower, and runs faster.
- */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=32'];
-
 export async function startServer(
   env: Record<string, string> = {},
   { needsWebClient = true }: { needsWebClient?: boolean } = {},
