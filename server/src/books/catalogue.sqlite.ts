@@ -151,8 +151,8 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string, search
     close: () => pool.close(),
 
     /**
-     * On a connection of its own, so that searches on the main connection go on reading the
-     * committed catalogue (WAL) while a long import writes.
+     * On a connection of its own, so that searches (on the workers' connections) go on reading
+     * the committed catalogue (WAL) while a long import writes.
      */
     async load(mode, load) {
       const writer = new DatabaseSync(file);

@@ -7,18 +7,18 @@ type SearchResult = { total: number; rows: BookRow[] };
 type Reply = { id: number; result?: SearchResult; error?: string };
 type Pending = { resolve(result: SearchResult): void; reject(error: Error): void };
 
-/**
- * SQLite runs a query synchronously: a search on the main thread would stop every other request
- * while it counts a common word's matches. Searches go to worker threads instead, one per core
- * beside the main thread's (which serves HTTP and compiles the SQL), each with its own read-only
- * connection; each takes the next search when it is free.
- */
 export type SearchPoolOptions = {
   /** Start the workers now rather than at the first search, which would wait for them (a second or so). */
   eager?: boolean;
   size?: number;
 };
 
+/**
+ * SQLite runs a query synchronously: a search on the main thread would stop every other request
+ * while it counts a common word's matches. Searches go to worker threads instead, one per core
+ * beside the main thread's (which serves HTTP and compiles the SQL), each with its own read-only
+ * connection; each takes the next search when it is free.
+ */
 export function createSearchPool(
   file: string,
   { eager = false, size = Math.max(1, Math.min(3, os.availableParallelism() - 1)) }: SearchPoolOptions = {},
@@ -86,7 +86,9 @@ export function createSearchPool(
 
     async close() {
       closed = true;
-      for (const pending of waiting.splice(0)) pending.reject(new Error('The catalogue is closed'));
+      const stopped = new Error('The catalogue is closed');
+      for (const pending of [...waiting.splice(0), ...busy.values()]) pending.reject(stopped);
+      busy.clear();
       await Promise.all(workers.map((worker) => worker.terminate()));
       workers = [];
     },
