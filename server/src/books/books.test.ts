@@ -13,30 +13,11 @@ import {
   type TestDatabase,
   testDialects,
 } from '../test/test-app.ts';
+import { multipart } from '../test/multipart.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures/calibre');
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
 const API_KEY = 'a-shared-key-for-readers';
-
-/** A multipart body as a browser's FormData sends it. */
-function multipart(fields: Array<[name: string, value: string | Buffer, filename?: string]>) {
-  const boundary = `----organiser${Math.random().toString(16).slice(2)}`;
-  const parts = fields.map(([name, value, filename]) =>
-    Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ''}\r\n` +
-          (filename ? 'Content-Type: application/octet-stream\r\n' : '') +
-          '\r\n',
-      ),
-      Buffer.isBuffer(value) ? value : Buffer.from(value),
-      Buffer.from('\r\n'),
-    ]),
-  );
-  return {
-    payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
 
 describe.each(testDialects)('books on %s', (dialect) => {
   let t: TestApp;
