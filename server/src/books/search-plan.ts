@@ -5,7 +5,7 @@ export type CompiledStatement = { sql: string; parameters: readonly unknown[] };
 
 /**
  * A search compiled to SQL on the main thread, so that a search worker needs nothing but
- * `node:sqlite` (a worker that loaded the query builder and the schemas would hold 40 MB more).
+ * `node:sqlite` (a worker that loaded the query builder and the schemas held about 20 MB more).
  * Which page statement runs depends on the count: up to `rankedLimit` matches are ranked.
  */
 export type SearchPlan = {
