@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -12,6 +11,7 @@ import { nodeSqliteDatabase } from '../../server/src/storage/node-sqlite.ts';
 import { type RunningServer, startServer } from '../../web/e2e/server.ts';
 import { random } from '../books/generate-catalogue.ts';
 import { machine, median, percentile } from '../lib/measure.ts';
+import { fixedReplyServer } from '../lib/fixed-reply.ts';
 import { generateBookmarks, writeNetscapeFile } from './generate-bookmarks.ts';
 
 const OUT = path.resolve(import.meta.dirname, '../out');
@@ -115,18 +115,6 @@ async function rawLatencies(file: string, ownerId: string, searches: Request[], 
   return { search, page };
 }
 
-async function fixedReplyServer(searchBody: string, pageBody: string): Promise<{ baseUrl: string; stop(): void }> {
-  const files = [path.join(OUT, 'bookmarks-search-reply.json'), path.join(OUT, 'bookmarks-page-reply.json')] as const;
-  fs.writeFileSync(files[0], searchBody);
-  fs.writeFileSync(files[1], pageBody);
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'fixed-reply-server.ts'), ...files, String(port)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((resolve) => child.stdout!.once('data', resolve));
-  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => child.kill() };
-}
-
 async function signUp(server: RunningServer): Promise<{ token: string; uid: string }> {
   const response = await fetch(`${server.baseUrl}/auth/register`, {
     method: 'POST',
@@ -188,7 +176,10 @@ export async function benchBookmarks() {
     const pages = pageStream(10_000);
     const searchBody = await sample(server, token, searches[0]!);
     console.log(`  sample search ${searches[0]!.body}: ${searchBody.slice(0, 300)}…`);
-    const floor = await fixedReplyServer(searchBody, await sample(server, token, pages[0]!));
+    const floor = await fixedReplyServer([
+      { method: 'POST', url: '/api/bookmarks/query', body: searchBody },
+      { method: 'GET', url: '/bookmarks/', body: await sample(server, token, pages[0]!) },
+    ]);
     const rounds: Round[] = [];
     const raws: Array<Awaited<ReturnType<typeof rawLatencies>>> = [];
     try {

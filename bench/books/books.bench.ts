@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -9,6 +8,7 @@ import { fromCalibreJson } from '../../server/src/books/import/calibre-json.ts';
 import { migrate, openStorage } from '../../server/src/storage/database.ts';
 import { searchTerms } from '../../server/src/search/search-text.ts';
 import { type RunningServer, startServer } from '../../web/e2e/server.ts';
+import { fixedReplyServer } from '../lib/fixed-reply.ts';
 import { load, machine, median, peakMemoryMb, percentile } from '../lib/measure.ts';
 import { generateBooks, random, writeCalibreCsv, writeCalibreJson } from './generate-catalogue.ts';
 
@@ -137,17 +137,6 @@ function rawQueryLatencies(file: string, paths: string[]) {
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-async function fixedReplyServer(body: string): Promise<{ baseUrl: string; stop(): void }> {
-  const bodyFile = path.join(OUT, 'fixed-reply.json');
-  fs.writeFileSync(bodyFile, body);
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'fixed-reply-server.ts'), bodyFile, String(port)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((resolve) => child.stdout!.once('data', resolve));
-  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => child.kill() };
-}
-
 export async function benchBooks() {
   const imports: ImportResult[] = [];
   let search: Record<string, unknown> | undefined;
@@ -190,7 +179,7 @@ async function benchSearch(server: RunningServer, token: string) {
   const headers = { authorization: `Bearer ${token}` };
   const sample = await fetch(`${server.baseUrl}${paths[0]}`, { headers });
   const sampleBody = await sample.text();
-  const floor = await fixedReplyServer(sampleBody);
+  const floor = await fixedReplyServer([{ method: 'GET', url: '/api/books', body: sampleBody }]);
   // The mix is asked once before it is measured, as a household has asked its searches before.
   for (const query of mix) await (await fetch(`${server.baseUrl}${query}`, { headers })).arrayBuffer();
   type Load = Awaited<ReturnType<typeof load>>;

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { encodeCursor } from '../../server/src/tasks/page-cursor.ts';
 import { startTestSmtp } from '../../server/src/tasks/test-smtp.ts';
 import { freePort, killHard, type ServerProcess, startServerProcess } from '../../server/src/test/server-process.ts';
 import { machine, median, percentile } from '../lib/measure.ts';
+import { fixedReplyServer } from '../lib/fixed-reply.ts';
 import { seedTasks } from './seed-tasks.ts';
 
 const RESULTS = path.resolve(import.meta.dirname, '../results');
@@ -146,17 +146,6 @@ function medianRound(rounds: LoadRound[]): LoadRound {
   };
 }
 
-async function fixedReplyServer(body: string): Promise<{ baseUrl: string; stop(): void }> {
-  const bodyFile = path.join(os.tmpdir(), `organiser-bench-page-${process.pid}.json`);
-  fs.writeFileSync(bodyFile, body);
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'fixed-reply-server.ts'), bodyFile, String(port)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((resolve) => child.stdout!.once('data', resolve));
-  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => child.kill() };
-}
-
 /** The floor: the store's page query on the same file, in-process, one at a time. */
 function rawPageQuery(file: string, uid: string, positions: Array<[number, string]>) {
   const db = new DatabaseSync(file, { readOnly: true });
@@ -200,7 +189,7 @@ async function taskPage() {
       return byConnections;
     };
     const api = await measure(server.baseUrl);
-    const fixed = await fixedReplyServer(body);
+    const fixed = await fixedReplyServer([{ method: 'GET', url: '/schedule', body }]);
     let httpFloor: Record<number, LoadRound>;
     try {
       httpFloor = await measure(fixed.baseUrl);
