@@ -1,22 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SERVER_NODE_FLAGS } from '../../server/src/test/server-process.ts';
+import { freePort, SERVER_NODE_FLAGS } from '../../server/src/test/server-process.ts';
+
+export { freePort };
 
 const root = path.resolve(import.meta.dirname, '../..');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export type RunningServer = { baseUrl: string; dataDir: string; pid: number; logs(): string; stop(): Promise<void> };
 

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
 import { type Book, type BookQuery, BookResults, type CatalogueBook, type IndexUploadReply } from '../../../contract/books.ts';
 import { notFound } from '../errors.ts';
-import type { Catalogue } from './catalogue.ts';
+import type { Catalogue, CatalogueQuery } from './catalogue.ts';
 import { readIndexFile } from './import/read-index-file.ts';
 import { searchTerms } from '../search/search-text.ts';
 
@@ -16,14 +16,8 @@ export function createBooksService({ catalogue, tmpDir }: { catalogue: Catalogue
   // version changes. Sent again, it costs no query and no serialising.
   const replies = new LRUCache<string, Buffer>({ maxSize: CACHED_REPLY_BYTES, sizeCalculation: (reply) => reply.length });
 
-  async function search(query: BookQuery): Promise<BookResults> {
-    const { total, books } = await catalogue.search({
-      terms: searchTerms(query.keys),
-      fields: query.fields,
-      format: query.format,
-      from: query.from,
-      size: query.size,
-    });
+  async function search(query: BookQuery, question: CatalogueQuery): Promise<BookResults> {
+    const { total, books } = await catalogue.search(question);
     return {
       total,
       books: books.map((book, position) => {
@@ -36,18 +30,17 @@ export function createBooksService({ catalogue, tmpDir }: { catalogue: Catalogue
   return {
     /** The search's reply as JSON bytes, checked against its schema when it is made. */
     async searchReply(query: BookQuery): Promise<Buffer> {
-      const question = {
+      const question: CatalogueQuery = {
         terms: searchTerms(query.keys),
         fields: [...query.fields].sort(),
         format: query.format,
         from: query.from,
         size: query.size,
-        includeComment: query.includeComment,
       };
-      const key = `${await catalogue.version()} ${JSON.stringify(question)}`;
+      const key = `${await catalogue.version()} ${query.includeComment} ${JSON.stringify(question)}`;
       let reply = replies.get(key);
       if (!reply) {
-        reply = Buffer.from(JSON.stringify(BookResults.parse(await search(query))));
+        reply = Buffer.from(JSON.stringify(BookResults.parse(await search(query, question))));
         replies.set(key, reply);
       }
       return reply;

@@ -1,4 +1,5 @@
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import { preparedStatements } from '../storage/node-sqlite.ts';
 import type { BookRow } from './catalogue.ts';
 
 export type CompiledStatement = { sql: string; parameters: readonly unknown[] };
@@ -21,15 +22,9 @@ export type SearchPlan = {
  * inside one read transaction so that they agree even when a load commits between them.
  */
 export function searchPlanRunner(connection: DatabaseSync) {
-  const prepared = new Map<string, StatementSync>();
-  const run = <Row>({ sql, parameters }: CompiledStatement): Row[] => {
-    let statement = prepared.get(sql);
-    if (!statement) {
-      statement = connection.prepare(sql);
-      prepared.set(sql, statement);
-    }
-    return statement.all(...(parameters as SQLInputValue[])) as Row[];
-  };
+  const prepare = preparedStatements(connection);
+  const run = <Row>({ sql, parameters }: CompiledStatement): Row[] =>
+    prepare(sql).all(...(parameters as SQLInputValue[])) as Row[];
   return (plan: SearchPlan): { total: number; rows: BookRow[] } => {
     connection.exec('BEGIN');
     try {
