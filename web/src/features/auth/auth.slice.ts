@@ -59,3 +59,5 @@ export const authSlice = createSlice({
 export const { signedIn, signedOut, profileReceived } = authSlice.actions;
 
 export const selectAuth = (state: { auth: AuthState }): AuthState => state.auth;
+/** Only admins may upload the catalogue (DESIGN §4 Catalogue). */
+export const selectIsAdmin = (state: { auth: AuthState }): boolean => state.auth.authenticated && state.auth.admin;

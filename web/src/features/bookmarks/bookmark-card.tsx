@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
 import type { Bookmark } from '../../../../contract/bookmarks.ts';
-import { formatDate } from './format-date.ts';
+import { formatDateTime } from '../../lib/format-date.ts';
 import './bookmarks.css';
 
 function DetailIcon() {
@@ -26,7 +26,7 @@ export const BookmarkCard = memo(function BookmarkCard({ bookmark }: { bookmark:
             <DetailIcon />
           </Link>
         </h3>
-        <div className="small text-muted">{`Create: ${formatDate(bookmark.create_date)}, Update: ${formatDate(bookmark.update_date)}`}</div>
+        <div className="small text-muted">{`Create: ${formatDateTime(bookmark.create_date)}, Update: ${formatDateTime(bookmark.update_date)}`}</div>
         {bookmark.note !== undefined && <p className="small mb-0 mt-1 bookmark-note">{bookmark.note}</p>}
       </div>
     </article>

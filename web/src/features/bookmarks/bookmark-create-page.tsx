@@ -1,5 +1,4 @@
 import { type FormEvent, useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useSelector } from 'react-redux';
@@ -7,9 +6,10 @@ import { useNavigate } from 'react-router';
 import { splitTags } from '../../../../contract/bookmarks.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { OperationError } from '../../components/operation-error.tsx';
+import { useRequest } from '../../lib/use-request.ts';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
 import { createAndIndex } from './bookmarks.thunks.ts';
-import { useBusy } from './use-busy.ts';
 
 type Fields = { title: string; link: string; tags: string; note: string };
 
@@ -29,7 +29,7 @@ export function BookmarkCreatePage() {
   const { operationError } = useSelector(selectBookmarks);
   const [fields, setFields] = useState<Fields>({ title: '', link: '', tags: '', note: '' });
   const [shown, setShown] = useState<string[]>([]);
-  const [busy, run] = useBusy();
+  const { busy, run } = useRequest();
   const set = (name: keyof Fields) => (event: { target: { value: string } }) => setFields({ ...fields, [name]: event.target.value });
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -70,7 +70,7 @@ export function BookmarkCreatePage() {
             {problem}
           </p>
         ))}
-        {operationError !== null && <Alert variant="danger" className="py-2 operation-error">{operationError}</Alert>}
+        <OperationError message={operationError} />
         <Button type="submit" disabled={busy}>
           Create
         </Button>

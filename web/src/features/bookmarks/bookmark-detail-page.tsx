@@ -2,16 +2,19 @@ import { useEffect } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
 import { useSelector } from 'react-redux';
 import { Link, useParams } from 'react-router';
 import { type Bookmark, splitTags } from '../../../../contract/bookmarks.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { EditableField } from '../../components/editable-field.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
-import { formatDate } from './format-date.ts';
-import { InlineField } from './inline-field.tsx';
+import { OperationError } from '../../components/operation-error.tsx';
+import { formatDateTime } from '../../lib/format-date.ts';
+import { useRequest } from '../../lib/use-request.ts';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
 import { indexCurrent, openBookmark, saveBookmark } from './bookmarks.thunks.ts';
-import { useBusy } from './use-busy.ts';
+import './bookmarks.css';
 
 /** Spec §2 Bookmark detail. */
 export function BookmarkDetailPage() {
@@ -20,11 +23,13 @@ export function BookmarkDetailPage() {
   const client = useApiClient();
   const dispatch = useBookmarksDispatch();
   const { bookmarks, curBookmark, operationError } = useSelector(selectBookmarks);
-  const [busy, run] = useBusy();
+  const { busy, run, cancel } = useRequest();
 
   useEffect(() => {
-    if (Number.isSafeInteger(id) && id > 0) void run(() => dispatch(openBookmark(client, id)));
-  }, [client, dispatch, run, id]);
+    if (!Number.isSafeInteger(id) || id <= 0) return;
+    void run((signal) => dispatch(openBookmark(client, id, signal)));
+    return cancel;
+  }, [client, dispatch, run, cancel, id]);
 
   const at = bookmarks.findIndex((bookmark) => bookmark.id === id);
   const prev = at > 0 ? bookmarks[at - 1] : undefined;
@@ -45,11 +50,7 @@ export function BookmarkDetailPage() {
           </Link>
         )}
       </nav>
-      {operationError !== null && (
-        <Alert variant="danger" className="py-2 operation-error">
-          {operationError}
-        </Alert>
-      )}
+      <OperationError message={operationError} />
       {bookmark !== null && <BookmarkDetails bookmark={bookmark} />}
       {bookmark === null && busy && <LoadingSpinner />}
       {bookmark === null && !busy && <Alert variant="warning">{`No bookmark found with id ${idText}`}</Alert>}
@@ -64,11 +65,11 @@ function BookmarkDetails({ bookmark }: { bookmark: Bookmark }) {
 
   return (
     <article>
-      <InlineField label="Title" value={bookmark.title} onSave={(title) => save({ title })} />
-      <InlineField label="Link" value={bookmark.link} onSave={(link) => save({ link })} />
-      <InlineField label="Tags" value={bookmark.tags.join(', ')} onSave={(tags) => save({ tags: splitTags(tags) })} />
-      <InlineField label="Note" value={bookmark.note ?? ''} multiline onSave={(note) => save({ note: note.trim() === '' ? undefined : note })} />
-      <p className="small text-muted mb-2">{`Create: ${formatDate(bookmark.create_date)}, Update: ${formatDate(bookmark.update_date)}`}</p>
+      <BookmarkField name="title" label="Title" value={bookmark.title} onSave={(title) => save({ title })} />
+      <BookmarkField name="link" label="Link" value={bookmark.link} onSave={(link) => save({ link })} />
+      <BookmarkField name="tags" label="Tags" value={bookmark.tags.join(', ')} onSave={(tags) => save({ tags: splitTags(tags) })} />
+      <BookmarkField name="note" label="Note" value={bookmark.note ?? ''} multiline onSave={(note) => save({ note: note.trim() === '' ? undefined : note })} />
+      <p className="small text-muted mb-2">{`Create: ${formatDateTime(bookmark.create_date)}, Update: ${formatDateTime(bookmark.update_date)}`}</p>
       {bookmark.indexed ? (
         <Badge bg="success">Indexed</Badge>
       ) : (
@@ -77,5 +78,41 @@ function BookmarkDetails({ bookmark }: { bookmark: Bookmark }) {
         </Button>
       )}
     </article>
+  );
+}
+
+interface BookmarkFieldProps {
+  name: 'title' | 'link' | 'tags' | 'note';
+  label: string;
+  /** The text shown, and the editor's starting value. */
+  value: string;
+  multiline?: boolean;
+  onSave: (value: string) => Promise<boolean>;
+}
+
+/** One inline-editable field under its label (spec §2 Bookmark detail). */
+function BookmarkField({ name, label, value, multiline = false, onSave }: BookmarkFieldProps) {
+  const id = `bookmark-${name}`;
+  return (
+    <div className="mb-2">
+      <span className="text-muted small d-block">{label}</span>
+      <EditableField
+        id={id}
+        label={label}
+        value={value}
+        show={(text) => (text === '' ? <em className="text-muted">(none)</em> : <span className="bookmark-field-text">{text}</span>)}
+        editor={(draft, setDraft, inputId) => (
+          <Form.Control
+            id={inputId}
+            aria-label={label}
+            {...(multiline ? { as: 'textarea', rows: 3 } : {})}
+            value={draft}
+            autoFocus
+            onChange={(event) => setDraft(event.target.value)}
+          />
+        )}
+        onSave={onSave}
+      />
+    </div>
   );
 }

@@ -2,11 +2,11 @@ import { useEffect } from 'react';
 import { useSelector } from 'react-redux';
 import { useSearchParams } from 'react-router';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { useRequest } from '../../lib/use-request.ts';
 import { BookmarkFileButtons } from './bookmark-file-buttons.tsx';
 import { BookmarkResults } from './bookmark-results.tsx';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
 import { type ListFilter, loadBookmarks } from './bookmarks.thunks.ts';
-import { useBusy } from './use-busy.ts';
 
 /** Spec §2 Bookmark list: the first page on opening, filtered by the URL's tag and dates. */
 export function BookmarkListPage() {
@@ -14,21 +14,22 @@ export function BookmarkListPage() {
   const dispatch = useBookmarksDispatch();
   const state = useSelector(selectBookmarks);
   const [params] = useSearchParams();
-  const [busy, run] = useBusy();
+  const { busy, run, cancel } = useRequest();
   const tag = params.get('tag') ?? undefined;
   const start = params.get('start_date') ?? undefined;
   const end = params.get('end_date') ?? undefined;
 
   useEffect(() => {
-    void run(() => dispatch(loadBookmarks(client, { tag, start_date: start, end_date: end })));
-  }, [client, dispatch, run, tag, start, end]);
+    void run((signal) => dispatch(loadBookmarks(client, { tag, start_date: start, end_date: end }, false, signal)));
+    return cancel;
+  }, [client, dispatch, run, cancel, tag, start, end]);
 
   const filter: ListFilter = { tag, start_date: start, end_date: end };
-  const reload = () => run(() => dispatch(loadBookmarks(client, filter)));
+  const reload = () => run((signal) => dispatch(loadBookmarks(client, filter, false, signal)));
   return (
     <section id="bookmark-list">
       <BookmarkFileButtons onImported={reload} />
-      <BookmarkResults state={state} busy={busy} onMore={() => void run(() => dispatch(loadBookmarks(client, filter, true)))} />
+      <BookmarkResults state={state} busy={busy} onMore={() => void run((signal) => dispatch(loadBookmarks(client, filter, true, signal)))} />
     </section>
   );
 }

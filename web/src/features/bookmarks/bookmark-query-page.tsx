@@ -5,11 +5,11 @@ import InputGroup from 'react-bootstrap/InputGroup';
 import { useSelector } from 'react-redux';
 import type { BookmarkQuerySpec } from '../../../../contract/bookmarks.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { useRequest } from '../../lib/use-request.ts';
 import { BookmarkResults } from './bookmark-results.tsx';
 import { EMPTY_QUERY, type QueryForm, querySpec } from './bookmark-query.ts';
 import { cleared, selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
 import { searchPage } from './bookmarks.thunks.ts';
-import { useBusy } from './use-busy.ts';
 
 // react-select and the dialog load when the dialog is first opened, not with the page.
 const loadModal = () => import('./query-config-modal.tsx');
@@ -25,7 +25,7 @@ export function BookmarkQueryPage() {
   const [searched, setSearched] = useState<BookmarkQuerySpec | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [dialog, setDialog] = useState({ opened: false, shown: false });
-  const [busy, run] = useBusy();
+  const { busy, run } = useRequest();
 
   useEffect(() => {
     dispatch(cleared());
@@ -40,11 +40,11 @@ export function BookmarkQueryPage() {
     }
     setProblem(null);
     setSearched(spec);
-    void run(() => dispatch(searchPage(client, spec)));
+    void run((signal) => dispatch(searchPage(client, spec, undefined, signal)));
   }
 
   function more() {
-    if (searched !== null && state.pageCursor !== null) void run(() => dispatch(searchPage(client, searched, Number(state.pageCursor))));
+    if (searched !== null && state.pageCursor !== null) void run((signal) => dispatch(searchPage(client, searched, Number(state.pageCursor), signal)));
   }
 
   return (

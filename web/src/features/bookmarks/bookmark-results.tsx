@@ -1,7 +1,7 @@
-import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { NO_MORE_RESULTS } from '../../../../contract/bookmarks.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { OperationError } from '../../components/operation-error.tsx';
 import { BookmarkCard } from './bookmark-card.tsx';
 import type { BookmarkState } from './bookmarks.slice.ts';
 
@@ -16,11 +16,7 @@ export function BookmarkResults({ state, busy, onMore }: BookmarkResultsProps) {
   const { bookmarks, pageCursor, operationError } = state;
   return (
     <>
-      {operationError !== null && (
-        <Alert variant="danger" className="py-2 operation-error">
-          {operationError}
-        </Alert>
-      )}
+      <OperationError message={operationError} />
       <h2 className="h5">{bookmarks.length > 0 ? `Found ${bookmarks.length} Bookmarks` : 'No bookmark found'}</h2>
       <div className="bookmark-list">
         {bookmarks.map((bookmark) => (

@@ -11,16 +11,16 @@ import type { HttpClient } from '../../api/http-client.ts';
 export type ListParams = { pageSize: number; tag?: string | undefined; start_date?: string | undefined; end_date?: string | undefined };
 
 /** Spec §7 Bookmark gateway: optional params only when given, the cursor as a header. */
-export function fetchBookmarkPage(client: HttpClient, params: ListParams, cursor?: string): Promise<BookmarkPage> {
+export function fetchBookmarkPage(client: HttpClient, params: ListParams, cursor?: string, signal?: AbortSignal): Promise<BookmarkPage> {
   const query = new URLSearchParams({ pageSize: String(params.pageSize) });
   for (const name of ['tag', 'start_date', 'end_date'] as const) {
     const value = params[name];
     if (value) query.set(name, value);
   }
-  return client.json(`/bookmarks/?${query}`, BookmarkPage, cursor === undefined ? {} : { headers: { pageCursor: cursor } });
+  return client.json(`/bookmarks/?${query}`, BookmarkPage, { signal, ...(cursor === undefined ? {} : { headers: { pageCursor: cursor } }) });
 }
 
-export const fetchBookmark = (client: HttpClient, id: number) => client.json(`/bookmarks/${id}`, Bookmark);
+export const fetchBookmark = (client: HttpClient, id: number, signal?: AbortSignal) => client.json(`/bookmarks/${id}`, Bookmark, { signal });
 
 export const createBookmark = (client: HttpClient, draft: BookmarkDraft) =>
   client.json('/bookmarks/', Bookmark, { method: 'POST', body: draft });
@@ -32,9 +32,9 @@ export function updateBookmark(client: HttpClient, bookmark: Bookmark): Promise<
 }
 
 /** The index entry's existence check: any failure means not indexed (spec §7). */
-export async function isIndexed(client: HttpClient, id: number): Promise<boolean> {
+export async function isIndexed(client: HttpClient, id: number, signal?: AbortSignal): Promise<boolean> {
   try {
-    await client.json(`/api/bookmarks/${id}`, Bookmark);
+    await client.json(`/api/bookmarks/${id}`, Bookmark, { signal });
     return true;
   } catch {
     return false;
@@ -46,10 +46,15 @@ export function indexBookmark(client: HttpClient, bookmark: Bookmark): Promise<B
   return client.json('/api/bookmarks/', Bookmark, { method: 'POST', body });
 }
 
-export function searchBookmarks(client: HttpClient, spec: BookmarkQuerySpec, page: { from?: number; size: number }): Promise<BookmarkSearchResult> {
+export function searchBookmarks(
+  client: HttpClient,
+  spec: BookmarkQuerySpec,
+  page: { from?: number; size: number },
+  signal?: AbortSignal,
+): Promise<BookmarkSearchResult> {
   const query = new URLSearchParams({ size: String(page.size) });
   if (page.from !== undefined) query.set('from', String(page.from));
-  return client.json(`/api/bookmarks/query?${query}`, BookmarkSearchResult, { method: 'POST', body: spec });
+  return client.json(`/api/bookmarks/query?${query}`, BookmarkSearchResult, { method: 'POST', body: spec, signal });
 }
 
 export function importBookmarks(client: HttpClient, file: File): Promise<BookmarkImportReply> {

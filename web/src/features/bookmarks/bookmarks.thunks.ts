@@ -21,16 +21,17 @@ export type ListFilter = Omit<ListParams, 'pageSize'>;
 const pageSizeOf = (state: BookmarksRootState) => state.bookmark.pageSize || 10;
 
 /** The first page replaces the list; with the stored cursor, the next page is appended (spec §4). */
-export function loadBookmarks(client: HttpClient, filter: ListFilter, more = false): BookmarksThunk {
+export function loadBookmarks(client: HttpClient, filter: ListFilter, more = false, signal?: AbortSignal): BookmarksThunk {
   return async (dispatch, getState) => {
     const cursor = getState().bookmark.pageCursor;
     if (more && (cursor === null || cursor === NO_MORE_RESULTS)) return;
     try {
-      const page = await fetchBookmarkPage(client, { ...filter, pageSize: pageSizeOf(getState()) }, more ? (cursor ?? undefined) : undefined);
+      const page = await fetchBookmarkPage(client, { ...filter, pageSize: pageSizeOf(getState()) }, more ? (cursor ?? undefined) : undefined, signal);
+      if (signal?.aborted) return;
       const loaded = { bookmarks: page.items, pageCursor: page.cursor, host_groups: page.host_groups, tag_groups: page.tag_groups };
       dispatch(more ? pageAdded(loaded) : pageLoaded(loaded));
     } catch (error) {
-      dispatch(errorReported(errorMessage(error)));
+      if (!signal?.aborted) dispatch(errorReported(errorMessage(error)));
     }
   };
 }
@@ -39,10 +40,11 @@ export function loadBookmarks(client: HttpClient, filter: ListFilter, more = fal
  * Spec §4 Bookmark search paging: without `from` the results replace the list, with it they are
  * appended. The cursor is the count loaded, while it is below the total.
  */
-export function searchPage(client: HttpClient, spec: BookmarkQuerySpec, from?: number): BookmarksThunk {
+export function searchPage(client: HttpClient, spec: BookmarkQuerySpec, from?: number, signal?: AbortSignal): BookmarksThunk {
   return async (dispatch, getState) => {
     try {
-      const result = await searchBookmarks(client, spec, { size: pageSizeOf(getState()), ...(from === undefined ? {} : { from }) });
+      const result = await searchBookmarks(client, spec, { size: pageSizeOf(getState()), ...(from === undefined ? {} : { from }) }, signal);
+      if (signal?.aborted) return;
       const loaded = (from ?? 0) + result.bookmarks.length;
       const page = {
         bookmarks: result.bookmarks,
@@ -52,18 +54,19 @@ export function searchPage(client: HttpClient, spec: BookmarkQuerySpec, from?: n
       };
       dispatch(from === undefined ? pageLoaded(page) : pageAdded(page));
     } catch (error) {
-      dispatch(errorReported(errorMessage(error)));
+      if (!signal?.aborted) dispatch(errorReported(errorMessage(error)));
     }
   };
 }
 
 /** Opening a bookmark loads it and checks its index entry (spec §4). */
-export function openBookmark(client: HttpClient, id: number): BookmarksThunk {
+export function openBookmark(client: HttpClient, id: number, signal?: AbortSignal): BookmarksThunk {
   return async (dispatch) => {
     try {
-      const [bookmark, indexed] = await Promise.all([fetchBookmark(client, id), isIndexed(client, id)]);
-      dispatch(bookmarkLoaded({ ...bookmark, indexed }));
+      const [bookmark, indexed] = await Promise.all([fetchBookmark(client, id, signal), isIndexed(client, id, signal)]);
+      if (!signal?.aborted) dispatch(bookmarkLoaded({ ...bookmark, indexed }));
     } catch (error) {
+      if (signal?.aborted) return;
       dispatch(bookmarkForgotten());
       dispatch(errorReported(errorMessage(error)));
     }

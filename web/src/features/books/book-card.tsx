@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { Book } from '../../../../contract/books.ts';
 import type { BookNeighbours } from './book-neighbours.ts';
 import { commentPreview } from './comment-preview.ts';
-import { formatDateTime } from './format-date.ts';
+import { formatDateTime } from '../../lib/format-date.ts';
 
 interface BookCardProps {
   book: Book;

@@ -4,13 +4,13 @@ import Button from 'react-bootstrap/Button';
 import { useSelector } from 'react-redux';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { Book } from '../../../../contract/books.ts';
-import { errorMessage } from '../../api/api-error.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { useRequest } from '../../lib/use-request.ts';
 import { BookComment } from './book-comment.tsx';
 import { bookNeighbours, neighboursInList, type BookNeighbours } from './book-neighbours.ts';
-import { fetchBook } from './books.api.ts';
-import { bookReceived, selectBookSearch, useBooksDispatch } from './books.slice.ts';
+import { selectBookSearch, useBooksDispatch } from './books.slice.ts';
+import { openBook } from './books.thunks.ts';
 
 export function BookDetailPage() {
   const { id = '' } = useParams();
@@ -20,17 +20,15 @@ export function BookDetailPage() {
   const dispatch = useBooksDispatch();
   const { books, curBook } = useSelector(selectBookSearch);
   const [failure, setFailure] = useState<{ id: string; message: string } | null>(null);
+  const { run, cancel } = useRequest();
 
   useEffect(() => {
-    const stop = new AbortController();
-    fetchBook(client, id, stop.signal).then(
-      (book) => dispatch(bookReceived(book)),
-      (error: unknown) => {
-        if (!stop.signal.aborted) setFailure({ id, message: errorMessage(error) });
-      },
-    );
-    return () => stop.abort();
-  }, [client, dispatch, id]);
+    void run(async (signal) => {
+      const message = await dispatch(openBook(client, id, signal));
+      if (message !== null) setFailure({ id, message });
+    });
+    return cancel;
+  }, [client, dispatch, run, cancel, id]);
 
   // The stored book shows at once when it is this one; the fetch above brings it up to date.
   const book = curBook?.id === id ? curBook : null;

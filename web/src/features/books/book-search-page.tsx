@@ -1,22 +1,21 @@
-import { lazy, Suspense, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import { useSelector } from 'react-redux';
 import { useApiClient } from '../../api/api-client-context.ts';
-import type { AuthState } from '../auth/auth.slice.ts';
+import { useRequest } from '../../lib/use-request.ts';
+import { selectIsAdmin } from '../auth/auth.slice.ts';
 import { BookList } from './book-list.tsx';
 import { searchText } from './book-search-settings.ts';
 import { booksCleared, selectBookSearch, useBooksDispatch } from './books.slice.ts';
-import { loadMoreBooks, searchAnew, type BooksThunk } from './books.thunks.ts';
+import { loadMoreBooks, searchAnew } from './books.thunks.ts';
 import { MagnifierIcon, SlidersIcon } from './icons.tsx';
 
 // react-select and the modal load when the settings are first opened, not with the page.
 const loadSettingsModal = () => import('./advanced-search-modal.tsx');
 const AdvancedSearchModal = lazy(async () => ({ default: (await loadSettingsModal()).AdvancedSearchModal }));
-
-const selectIsAdmin = (state: { auth: AuthState }): boolean => state.auth.authenticated && state.auth.admin;
 
 export function BookSearchPage() {
   const client = useApiClient();
@@ -26,31 +25,16 @@ export function BookSearchPage() {
   const [text, setText] = useState(() => searchText(search.keys));
   const [settingsShown, setSettingsShown] = useState(false);
   const [settingsOpened, setSettingsOpened] = useState(false);
-  const [busy, setBusy] = useState(false);
-  // The request under way; a new search or a clear makes its reply moot, so they abort it.
-  const request = useRef<AbortController | null>(null);
-
-  function run(thunk: (signal: AbortSignal) => BooksThunk) {
-    request.current?.abort();
-    const controller = new AbortController();
-    request.current = controller;
-    setBusy(true);
-    void dispatch(thunk(controller.signal)).finally(() => {
-      if (request.current !== controller) return;
-      request.current = null;
-      setBusy(false);
-    });
-  }
+  // A new search or a clear makes the reply under way moot, so they cancel it.
+  const { busy, run, cancel } = useRequest();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    run((signal) => searchAnew(client, text, signal));
+    void run((signal) => dispatch(searchAnew(client, text, signal)));
   }
 
   function clearList() {
-    request.current?.abort();
-    request.current = null;
-    setBusy(false);
+    cancel();
     dispatch(booksCleared());
   }
 
@@ -60,7 +44,7 @@ export function BookSearchPage() {
   }
 
   const remaining = search.total - search.books.length;
-  const loadMore = () => run((signal) => loadMoreBooks(client, signal));
+  const loadMore = () => void run((signal) => dispatch(loadMoreBooks(client, signal)));
 
   return (
     <section id="book-search">

@@ -1,8 +1,9 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import { errorMessage } from '../../api/api-error.ts';
 import type { HttpClient } from '../../api/http-client.ts';
-import { searchBooks } from './books.api.ts';
+import { fetchBook, searchBooks } from './books.api.ts';
 import {
+  bookReceived,
   booksCleared,
   booksReceived,
   errorReported,
@@ -12,7 +13,7 @@ import {
   type BooksRootState,
 } from './books.slice.ts';
 
-export type BooksThunk = ThunkAction<Promise<void>, BooksRootState, unknown, UnknownAction>;
+export type BooksThunk<T = void> = ThunkAction<Promise<T>, BooksRootState, unknown, UnknownAction>;
 
 /**
  * Submitting the search form (spec §4): the text becomes the keys, the list is cleared, the offset
@@ -39,6 +40,19 @@ export function loadMoreBooks(client: HttpClient, signal?: AbortSignal): BooksTh
       return;
     }
     if (await fetchPage(client, from, signal, dispatch, getState)) dispatch(fromUpdated(from + size));
+  };
+}
+
+/** Opening a book makes it the current one; the failure's message, for the page to show, or null. */
+export function openBook(client: HttpClient, id: string, signal?: AbortSignal): BooksThunk<string | null> {
+  return async (dispatch) => {
+    try {
+      const book = await fetchBook(client, id, signal);
+      if (!signal?.aborted) dispatch(bookReceived(book));
+      return null;
+    } catch (error) {
+      return signal?.aborted ? null : errorMessage(error);
+    }
   };
 }
 

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
@@ -6,8 +6,9 @@ import Spinner from 'react-bootstrap/Spinner';
 import type { IndexUploadReply } from '../../../../contract/books.ts';
 import { errorMessage } from '../../api/api-error.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { useRequest } from '../../lib/use-request.ts';
 import { uploadIndex } from './books.api.ts';
-import { formatDateTime } from './format-date.ts';
+import { formatDateTime } from '../../lib/format-date.ts';
 
 export type UploadStatus =
   | { state: 'idle' }
@@ -32,11 +33,10 @@ export function useIndexUpload(): IndexUpload {
   const [file, setFile] = useState<File | null>(null);
   const [status, setStatus] = useState<UploadStatus>({ state: 'idle' });
   const [inputKey, setInputKey] = useState(0);
-  const request = useRef<AbortController | null>(null);
+  const { run, cancel: stopUpload } = useRequest();
 
   function choose(chosen: File | null) {
-    request.current?.abort();
-    request.current = null;
+    stopUpload();
     setFile(chosen);
     setStatus({ state: 'idle' });
   }
@@ -48,18 +48,15 @@ export function useIndexUpload(): IndexUpload {
 
   async function upload() {
     if (file === null) return;
-    request.current?.abort();
-    const controller = new AbortController();
-    request.current = controller;
     setStatus({ state: 'uploading' });
-    try {
-      const reply = await uploadIndex(client, file, controller.signal);
-      if (!controller.signal.aborted) setStatus({ state: 'done', reply });
-    } catch (error) {
-      if (!controller.signal.aborted) setStatus({ state: 'failed', message: errorMessage(error) });
-    } finally {
-      if (request.current === controller) request.current = null;
-    }
+    await run(async (signal) => {
+      try {
+        const reply = await uploadIndex(client, file, signal);
+        if (!signal.aborted) setStatus({ state: 'done', reply });
+      } catch (error) {
+        if (!signal.aborted) setStatus({ state: 'failed', message: errorMessage(error) });
+      }
+    });
   }
 
   return { file, status, inputKey, choose, cancel, upload };

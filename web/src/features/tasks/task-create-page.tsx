@@ -5,8 +5,9 @@ import { useNavigate } from 'react-router';
 import { errorMessage } from '../../api/api-error.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
-import { createTask } from './tasks.api.ts';
-import { taskCreated, useTasksDispatch } from './tasks.slice.ts';
+import { useRequest } from '../../lib/use-request.ts';
+import { useTasksDispatch } from './tasks.slice.ts';
+import { addTask } from './tasks.thunks.ts';
 import { fromLocalInput } from './task-time.ts';
 import { useTaskZone } from './use-task-zone.ts';
 
@@ -21,9 +22,9 @@ export function TaskCreatePage() {
   const [time, setTime] = useState('');
   const [problems, setProblems] = useState<Problems>({});
   const [error, setError] = useState<string | null>(null);
-  const [waiting, setWaiting] = useState(false);
+  const { busy, run } = useRequest();
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     const firstTime = fromLocalInput(time, zone);
     const found: Problems = {
@@ -32,23 +33,21 @@ export function TaskCreatePage() {
     };
     setProblems(found);
     if (firstTime === null || found.name) return;
-    setWaiting(true);
     setError(null);
-    try {
-      const task = await createTask(client, { name: name.trim(), first_schedule_time: firstTime, schedule_type: 'd' });
-      dispatch(taskCreated(task));
-      void navigate(`/task/${encodeURIComponent(task.id)}`);
-    } catch (failure) {
-      console.error('The task could not be created', failure);
-      setError(errorMessage(failure));
-      setWaiting(false);
-    }
+    void run(async () => {
+      try {
+        const task = await dispatch(addTask(client, { name: name.trim(), first_schedule_time: firstTime }));
+        await navigate(`/task/${encodeURIComponent(task.id)}`);
+      } catch (failure) {
+        setError(errorMessage(failure));
+      }
+    });
   };
 
   return (
     <section id="task-create">
       <h1 className="h4 mb-3">New task</h1>
-      <Form noValidate onSubmit={(event) => void submit(event)}>
+      <Form noValidate onSubmit={submit}>
         <Form.Group className="mb-3" controlId="task-name">
           <Form.Label>name</Form.Label>
           <Form.Control placeholder="Task name" value={name} isInvalid={Boolean(problems.name)} onChange={(event) => setName(event.target.value)} />
@@ -59,11 +58,11 @@ export function TaskCreatePage() {
           <Form.Control type="datetime-local" value={time} isInvalid={Boolean(problems.time)} onChange={(event) => setTime(event.target.value)} />
           <Form.Control.Feedback type="invalid">{problems.time}</Form.Control.Feedback>
         </Form.Group>
-        <Button type="submit" disabled={waiting}>
+        <Button type="submit" disabled={busy}>
           Create
         </Button>
       </Form>
-      {waiting && <LoadingSpinner />}
+      {busy && <LoadingSpinner />}
       {error !== null && (
         <p className="text-danger mt-3" role="alert">
           {error}

@@ -3,15 +3,17 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useSelector } from 'react-redux';
 import { useParams } from 'react-router';
-import { SCHEDULE_TYPES, type ScheduleType, type Task } from '../../../../contract/tasks.ts';
-import { ApiError, errorMessage } from '../../api/api-error.ts';
+import type { TaskField } from '../../../../contract/task-requests.ts';
+import { SCHEDULE_TYPES, type ScheduleType } from '../../../../contract/tasks.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { EditableField } from '../../components/editable-field.tsx';
+import { ListEditor, parseInteger } from '../../components/list-editor.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
-import { EditableField } from './editable-field.tsx';
-import { ListEditor, parseInteger } from './list-editor.tsx';
-import { OperationError } from './operation-error.tsx';
-import { completeTask, fetchTask, type TaskFieldValue, updateTaskField } from './tasks.api.ts';
-import { errorReported, selectTasks, taskDeleted, taskUpdated, useTasksDispatch } from './tasks.slice.ts';
+import { OperationError } from '../../components/operation-error.tsx';
+import { useRequest } from '../../lib/use-request.ts';
+import type { TaskFieldValue } from './tasks.api.ts';
+import { selectTasks, useTasksDispatch } from './tasks.slice.ts';
+import { completeCurrentTask, openTask, saveTaskField } from './tasks.thunks.ts';
 import { formatTaskTime, fromLocalInput, toLocalInput } from './task-time.ts';
 import { useTaskZone } from './use-task-zone.ts';
 
@@ -24,42 +26,20 @@ export function TaskDetailPage() {
   const client = useApiClient();
   const dispatch = useTasksDispatch();
   const zone = useTaskZone();
-  const { curTask } = useSelector(selectTasks);
-  const [loading, setLoading] = useState(true);
+  const { curTask, operationError } = useSelector(selectTasks);
+  const { busy, run, cancel } = useRequest();
   const [missing, setMissing] = useState<string | null>(null);
 
   useEffect(() => {
-    const stop = new AbortController();
-    fetchTask(client, id, stop.signal)
-      .then((task) => dispatch(taskUpdated(task)))
-      .catch((error: unknown) => {
-        if (stop.signal.aborted) return;
-        if (error instanceof ApiError && error.status === 404) {
-          dispatch(taskDeleted());
-          setMissing(id);
-        } else {
-          dispatch(errorReported(errorMessage(error)));
-        }
-      })
-      .finally(() => {
-        if (!stop.signal.aborted) setLoading(false);
-      });
-    return () => stop.abort();
-  }, [client, dispatch, id]);
+    void run(async (signal) => {
+      if (await dispatch(openTask(client, id, signal))) setMissing(id);
+    });
+    return cancel;
+  }, [client, dispatch, run, cancel, id]);
 
   const task = curTask?.id === id ? curTask : null;
 
-  /** Sends one call; its reply becomes the current task, its failure the operation error. */
-  const run = async (call: () => Promise<Task>): Promise<boolean> => {
-    try {
-      dispatch(taskUpdated(await call()));
-      return true;
-    } catch (error) {
-      dispatch(errorReported(errorMessage(error)));
-      return false;
-    }
-  };
-  const save = (key: Parameters<typeof updateTaskField>[2]) => (value: TaskFieldValue) => run(() => updateTaskField(client, id, key, value));
+  const save = (key: TaskField) => (value: TaskFieldValue) => dispatch(saveTaskField(client, id, key, value));
   /** A datetime-local draft: incomplete input is ignored (spec §5); empty clears a field that may be empty. */
   const saveTime = (key: 'schedule_time' | 'schedule_end_time' | 'next_notice_time', clearable: boolean) => async (draft: string) => {
     if (draft === '' && clearable) return save(key)(null);
@@ -70,8 +50,8 @@ export function TaskDetailPage() {
   if (task === null) {
     return (
       <section id="task-detail">
-        <OperationError />
-        {loading ? <LoadingSpinner /> : missing === id && <h1 className="h4">{`No task found with id ${id}`}</h1>}
+        <OperationError message={operationError} id="task-operation-error" />
+        {busy ? <LoadingSpinner /> : missing === id && <h1 className="h4">{`No task found with id ${id}`}</h1>}
       </section>
     );
   }
@@ -81,7 +61,7 @@ export function TaskDetailPage() {
   );
   const timeField = (key: 'schedule_time' | 'schedule_end_time' | 'next_notice_time', clearable: boolean) => (
     <EditableField
-      name={key}
+      id={`task-${key}`}
       label={key}
       value={toLocalInput(task[key], zone)}
       show={() => formatTaskTime(task[key], zone)}
@@ -92,7 +72,7 @@ export function TaskDetailPage() {
 
   return (
     <section id="task-detail">
-      <OperationError />
+      <OperationError message={operationError} id="task-operation-error" />
       <h1 className="h4 mb-3">{task.name}</h1>
       {task.notice_error !== null && (
         <p className="text-danger" id="task-notice-error">
@@ -102,7 +82,7 @@ export function TaskDetailPage() {
       <dl className="row">
         <Row label="name">
           <EditableField
-            name="name"
+            id="task-name"
             label="name"
             value={task.name}
             show={(name) => name}
@@ -115,7 +95,7 @@ export function TaskDetailPage() {
         <Row label="schedule_end_time">{timeField('schedule_end_time', true)}</Row>
         <Row label="schedule_type">
           <EditableField
-            name="schedule_type"
+            id="task-schedule_type"
             label="schedule_type"
             value={task.schedule_type}
             show={typeLabel}
@@ -135,7 +115,7 @@ export function TaskDetailPage() {
         <Row label="next_notice_time">{timeField('next_notice_time', true)}</Row>
         <Row label="emails">
           <EditableField
-            name="emails"
+            id="task-emails"
             label="emails"
             value={task.emails}
             show={listOrNone}
@@ -147,7 +127,7 @@ export function TaskDetailPage() {
         </Row>
         <Row label="notice_hours">
           <EditableField
-            name="notice_hours"
+            id="task-notice_hours"
             label="notice_hours"
             value={task.notice_hours}
             show={listOrNone}
@@ -159,7 +139,7 @@ export function TaskDetailPage() {
         </Row>
         <Row label="comment">
           <EditableField
-            name="comment"
+            id="task-comment"
             label="comment"
             value={task.comment}
             show={(comment) => (comment === '' ? '—' : comment)}
@@ -177,7 +157,7 @@ export function TaskDetailPage() {
         <Row label="notice in workday">{yesNo(task.notice_in_workday)}</Row>
       </dl>
       {task.active && (
-        <Button variant="success" onClick={() => void run(() => completeTask(client, id))}>
+        <Button variant="success" onClick={() => void dispatch(completeCurrentTask(client, id))}>
           Complete
         </Button>
       )}

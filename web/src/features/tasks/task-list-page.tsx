@@ -1,15 +1,15 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import Button from 'react-bootstrap/Button';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { useSelector } from 'react-redux';
 import { Link } from 'react-router';
 import { NO_MORE_RESULTS } from '../../../../contract/tasks.ts';
-import { errorMessage } from '../../api/api-error.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
-import { OperationError } from './operation-error.tsx';
-import { fetchTaskPage } from './tasks.api.ts';
-import { errorReported, selectTasks, tasksAppended, tasksReceived, useTasksDispatch } from './tasks.slice.ts';
+import { OperationError } from '../../components/operation-error.tsx';
+import { useRequest } from '../../lib/use-request.ts';
+import { selectTasks, useTasksDispatch } from './tasks.slice.ts';
+import { loadMoreTasks, loadTasks } from './tasks.thunks.ts';
 import { formatTaskTime } from './task-time.ts';
 import { useTaskZone } from './use-task-zone.ts';
 
@@ -17,39 +17,19 @@ export function TaskListPage() {
   const client = useApiClient();
   const dispatch = useTasksDispatch();
   const zone = useTaskZone();
-  const { tasks, pageSize, pageCursor } = useSelector(selectTasks);
-  const [loading, setLoading] = useState(true);
+  const { tasks, pageSize, pageCursor, operationError } = useSelector(selectTasks);
+  const { busy, run, cancel } = useRequest();
 
   useEffect(() => {
-    const stop = new AbortController();
-    fetchTaskPage(client, pageSize, null, stop.signal)
-      .then((page) => dispatch(tasksReceived(page)))
-      // A failed load is only logged (spec §8).
-      .catch((error: unknown) => {
-        if (!stop.signal.aborted) console.error('The tasks could not be loaded', error);
-      })
-      .finally(() => {
-        if (!stop.signal.aborted) setLoading(false);
-      });
-    return () => stop.abort();
-  }, [client, dispatch, pageSize]);
+    void run((signal) => dispatch(loadTasks(client, signal)));
+    return cancel;
+  }, [client, dispatch, run, cancel, pageSize]);
 
-  const getMore = async () => {
-    if (pageCursor === null) return;
-    setLoading(true);
-    try {
-      dispatch(tasksAppended(await fetchTaskPage(client, pageSize, pageCursor)));
-    } catch (error) {
-      dispatch(errorReported(errorMessage(error)));
-    } finally {
-      setLoading(false);
-    }
-  };
   const more = pageCursor !== null && pageCursor !== NO_MORE_RESULTS;
 
   return (
     <section id="task-list">
-      <OperationError />
+      <OperationError message={operationError} id="task-operation-error" />
       <h1 className="h4 mb-3">{tasks.length > 0 ? `Found ${tasks.length} active tasks` : 'No task found'}</h1>
       <ListGroup className="mb-3">
         {tasks.map((task) => (
@@ -60,9 +40,9 @@ export function TaskListPage() {
           </ListGroup.Item>
         ))}
       </ListGroup>
-      {loading && <LoadingSpinner />}
-      {more && !loading && (
-        <Button variant="outline-primary" onClick={() => void getMore()}>
+      {busy && <LoadingSpinner />}
+      {more && !busy && (
+        <Button variant="outline-primary" onClick={() => void run((signal) => dispatch(loadMoreTasks(client, signal)))}>
           Get More
         </Button>
       )}

@@ -1,4 +1,4 @@
-import { createSlice, type Dispatch, type PayloadAction, type UnknownAction } from '@reduxjs/toolkit';
+import { createSlice, type PayloadAction, type ThunkDispatch, type UnknownAction } from '@reduxjs/toolkit';
 import { useDispatch } from 'react-redux';
 import { z } from 'zod';
 import { DEFAULT_TASK_PAGE_SIZE, NO_MORE_RESULTS, Task, type TaskPage } from '../../../../contract/tasks.ts';
@@ -75,5 +75,6 @@ export interface TasksRootState {
   task: TaskState;
 }
 
-export const useTasksDispatch = useDispatch.withTypes<Dispatch<UnknownAction>>();
+export type TasksDispatch = ThunkDispatch<TasksRootState, unknown, UnknownAction>;
+export const useTasksDispatch = useDispatch.withTypes<TasksDispatch>();
 export const selectTasks = (state: TasksRootState): TaskState => state.task;

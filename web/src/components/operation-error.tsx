@@ -1,0 +1,9 @@
+/** The last failed call of a screen, in red above its content (spec §8); nothing when there is none. */
+export function OperationError({ message, id }: { message: string | null; id?: string }) {
+  if (message === null) return null;
+  return (
+    <p className="text-danger operation-error" role="alert" id={id}>
+      {message}
+    </p>
+  );
+}
