@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';
+import { createAccount, type Credentials, signIn, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const OWNER = { displayName: 'Tim Berners-Lee', email: 'tim@example.org', password: 'information management' };
@@ -14,42 +15,15 @@ let browser: Browser;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer({ ALLOW_SIGNUP: 'true' }), launchBrowser()]);
-  for (const user of [OWNER, OTHER]) {
-    const registered = await fetch(`${server.baseUrl}/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(user),
-    });
-    expect(registered.status).toBe(200);
-  }
+  for (const user of [OWNER, OTHER]) await createAccount(server.baseUrl, user);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
 
-/** Script errors and CSP violations; the 404 of an index check on a bookmark not yet indexed is the spec's own. */
-async function watchProblems(page: Page): Promise<string[]> {
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/status of 404/.test(message.text())) problems.push(message.text());
-  });
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
-    });
-  });
-  return problems;
-}
-
-async function signIn(page: Page, user: { email: string; password: string }) {
-  await page.goto('/login');
-  await page.getByLabel('E-mail').fill(user.email);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((url) => url.pathname === '/book');
-}
+/** The 404 of an index check on a bookmark not yet indexed is the spec's own. */
+const EXPECTED_ERRORS = [/status of 404/];
 
 const cards = (page: Page) => page.locator('article.bookmark-card');
 const titles = (page: Page) => cards(page).locator('h3 a[target="_blank"]').allInnerTexts();
@@ -89,7 +63,7 @@ describe('bookmarks, end to end', () => {
   beforeEach(async () => {
     context = await browser.newContext({ baseURL: server.baseUrl, timezoneId: 'Europe/Berlin', acceptDownloads: true });
     page = await context.newPage();
-    problems = await watchProblems(page);
+    problems = (await watchForErrors(page, EXPECTED_ERRORS)).problems;
     others = [];
     return async () => {
       await Promise.all([context, ...others].map((open) => open.close()));
@@ -98,12 +72,12 @@ describe('bookmarks, end to end', () => {
   });
 
   /** A browser of its own, signed in as `user`, whose problems count too. */
-  async function openAs(user: { email: string; password: string }): Promise<Page> {
+  async function openAs(user: Credentials): Promise<Page> {
     const own = await browser.newContext({ baseURL: server.baseUrl, timezoneId: 'Europe/Berlin' });
     others.push(own);
     const opened = await own.newPage();
-    const seen = await watchProblems(opened);
-    opened.on('close', () => problems.push(...seen));
+    const seen = await watchForErrors(opened, EXPECTED_ERRORS);
+    opened.on('close', () => problems.push(...seen.problems));
     await signIn(opened, user);
     return opened;
   }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';
+import { createAccount, type PageWatch, signIn, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const ADMIN = { name: 'Ada Lovelace', email: 'ada@example.org', password: 'analytical engine' };
@@ -23,41 +24,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** What must never happen on these pages: script errors, CSP violations, dialogs opened by book comments. */
-interface Watch {
-  problems: string[];
-  dialogs: string[];
-  /** Console errors that a test expects, such as the failed request of a refused search. */
-  expected: RegExp[];
-}
-
-async function watch(page: Page): Promise<Watch> {
-  const seen: Watch = { problems: [], dialogs: [], expected: [/status of 401/] };
-  page.on('pageerror', (error) => seen.problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    const text = message.text();
-    if (message.type() === 'error' && !seen.expected.some((pattern) => pattern.test(text))) seen.problems.push(text);
-  });
-  page.on('dialog', (dialog) => {
-    seen.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  // Not every CSP refusal reaches the console; the event reports each one.
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI} ${event.sample}`);
-    });
-  });
-  return seen;
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((url) => url.pathname === '/book');
-}
 
 async function openSettings(page: Page): Promise<Locator> {
   await page.getByRole('button', { name: 'Advanced Search Settings' }).click();
@@ -92,12 +58,13 @@ const titles = (page: Page) => cards(page).locator('h3 a').allInnerTexts();
 describe('books, end to end', () => {
   let context: BrowserContext;
   let page: Page;
-  let seen: Watch;
+  /** Script errors, CSP violations, and dialogs opened by book comments must never happen. */
+  let seen: PageWatch;
 
   beforeEach(async () => {
     context = await browser.newContext({ baseURL: server.baseUrl, timezoneId: 'Europe/Berlin' });
     page = await context.newPage();
-    seen = await watch(page);
+    seen = await watchForErrors(page, [/status of 401/]);
     return async () => {
       await context.close();
       expect(seen.problems).toEqual([]);
@@ -153,7 +120,7 @@ describe('books, end to end', () => {
   });
 
   it('chooses the fields with a multi-select that ignores case and accents, styled within the CSP', async () => {
-    await signIn(page, ADMIN.email, ADMIN.password);
+    await signIn(page, ADMIN);
     const dialog = await openSettings(page);
     const fields = dialog.getByLabel('fields');
     const menu = dialog.getByRole('listbox');
@@ -184,7 +151,7 @@ describe('books, end to end', () => {
   });
 
   it('searches, pages with More, and clears the list', async () => {
-    await signIn(page, ADMIN.email, ADMIN.password);
+    await signIn(page, ADMIN);
     await setSettings(page, { entries: 5 });
 
     await search(page, '');
@@ -215,7 +182,7 @@ describe('books, end to end', () => {
   });
 
   it('shows a card with its index, path, publisher, dates and the start of the comment as text', async () => {
-    await signIn(page, ADMIN.email, ADMIN.password);
+    await signIn(page, ADMIN);
     await setSettings(page, { comment: true });
     await search(page, 'miserables');
     const card = cards(page).first();
@@ -235,7 +202,7 @@ describe('books, end to end', () => {
   });
 
   it('opens a book, walks Previous and Next through the loaded list, and goes Back and to the Book List', async () => {
-    await signIn(page, ADMIN.email, ADMIN.password);
+    await signIn(page, ADMIN);
     await setSettings(page, { entries: 5 });
     await search(page, '');
     await expect.poll(() => cards(page).count()).toBe(5);
@@ -273,7 +240,7 @@ describe('books, end to end', () => {
   });
 
   it('shows a book with its author, identifier, dates, publisher, path and comment', async () => {
-    await signIn(page, ADMIN.email, ADMIN.password);
+    await signIn(page, ADMIN);
     await search(page, 'miserables');
     await cards(page).first().locator('h3 a').click();
     await page.getByRole('heading', { level: 1, name: 'Les Misérables' }).waitFor();
@@ -292,7 +259,7 @@ describe('books, end to end', () => {
   });
 
   it('never runs the script of a hostile comment, in the card or on the detail page', async () => {
-    await signIn(page, ADMIN.email, ADMIN.password);
+    await signIn(page, ADMIN);
     await setSettings(page, { comment: true });
     await search(page, 'else');
     await expect.poll(() => titles(page)).toEqual(['Fräulein Else']);
@@ -314,7 +281,7 @@ describe('books, end to end', () => {
 
   it('shows a refused search as the error line', async () => {
     seen.expected.push(/status of 400/);
-    await signIn(page, ADMIN.email, ADMIN.password);
+    await signIn(page, ADMIN);
     await search(page, 'word '.repeat(300));
 
     const error = page.getByText(/^error occured: /);
@@ -327,7 +294,7 @@ describe('books, end to end', () => {
   });
 
   it('renders a page of 100 result cards within 50 ms of the parsed reply', async () => {
-    await signIn(page, ADMIN.email, ADMIN.password);
+    await signIn(page, ADMIN);
     // A Calibre description of a usual length, with the usual markup.
     const comment = `<div><p>${'A comment with <b>markup</b>, <i>emphasis</i> &amp; entities. '.repeat(25)}</p></div>`;
     const books = Array.from({ length: 100 }, (_, index) => ({
@@ -384,13 +351,8 @@ describe('books, end to end', () => {
   });
 
   it('offers the index upload to admins only', async () => {
-    const registered = await fetch(`${server.baseUrl}/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(READER),
-    });
-    expect(registered.status).toBe(200);
-    await signIn(page, READER.email, READER.password);
+    await createAccount(server.baseUrl, READER);
+    await signIn(page, READER);
 
     const dialog = await openSettings(page);
     await dialog.getByLabel('entries').waitFor();

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';
+import { signIn, submitLogin, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const ADMIN = { name: 'Ada Lovelace', email: 'ada@example.org', password: 'analytical engine' };
@@ -16,27 +17,14 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Collects CSP violations and script errors, which must never happen. */
-function watchForErrors(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(message.text());
-  });
-  return problems;
-}
+/** A stale token's 401, which the client answers with a refresh. */
+const EXPECTED_ERRORS = [/status of 401/];
 
 async function newContext(options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
   return browser.newContext({ baseURL: server.baseUrl, timezoneId: 'Europe/Berlin', ...options });
 }
 
 const navLinks = (page: Page) => page.locator('.app-navbar .nav-link, .app-navbar .dropdown-toggle').allInnerTexts();
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
-}
 
 describe('foundation, end to end', () => {
   let context: BrowserContext;
@@ -46,7 +34,7 @@ describe('foundation, end to end', () => {
   beforeEach(async () => {
     context = await newContext();
     page = await context.newPage();
-    problems = watchForErrors(page);
+    problems = (await watchForErrors(page, EXPECTED_ERRORS)).problems;
     return async () => {
       await context.close();
       expect(problems).toEqual([]);
@@ -84,17 +72,15 @@ describe('foundation, end to end', () => {
     await page.goto('/login');
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Signin with Google' }).count()).toBe(0);
-    await signIn(page, ADMIN.email, 'not the password');
+    await submitLogin(page, { email: ADMIN.email, password: 'not the password' });
     await expect.poll(() => page.getByRole('alert').innerText()).toBe('Wrong e-mail or password');
-    await signIn(page, ADMIN.email, ADMIN.password);
+    await submitLogin(page, ADMIN);
     await page.getByText(`Welcome ${ADMIN.name}`).waitFor();
     await page.waitForURL((url) => url.pathname === '/book');
   });
 
   it('sets the timezone from the browser at the first sign-in, shows the profile, and sends unknown paths to /book', async () => {
-    await page.goto('/login');
-    await signIn(page, ADMIN.email, ADMIN.password);
-    await page.waitForURL((url) => url.pathname === '/book');
+    await signIn(page, ADMIN);
     await page.getByRole('link', { name: 'Profile' }).click();
     await page.waitForURL('**/profile');
     expect(await page.locator('#profile-name').innerText()).toBe(ADMIN.name);
@@ -113,12 +99,10 @@ describe('foundation, end to end', () => {
   });
 
   it('shows a timezone change made in one tab in another open tab within a second, without reload', async () => {
-    await page.goto('/login');
-    await signIn(page, ADMIN.email, ADMIN.password);
-    await page.waitForURL((url) => url.pathname === '/book');
+    await signIn(page, ADMIN);
     await page.goto('/profile');
     const other = await context.newPage();
-    const otherProblems = watchForErrors(other);
+    const otherProblems = (await watchForErrors(other, EXPECTED_ERRORS)).problems;
     await other.goto('/profile');
     await other.getByLabel('Timezone').waitFor();
     let reloaded = false;
@@ -137,9 +121,7 @@ describe('foundation, end to end', () => {
   });
 
   it('keeps the session across a reload, and keeps the state in localStorage under one key', async () => {
-    await page.goto('/login');
-    await signIn(page, ADMIN.email, ADMIN.password);
-    await page.waitForURL((url) => url.pathname === '/book');
+    await signIn(page, ADMIN);
     await page.goto('/profile');
     await page.reload();
     await page.locator('#profile-email').waitFor();
@@ -152,9 +134,7 @@ describe('foundation, end to end', () => {
   });
 
   it('sends an expired session to /login on the next load', async () => {
-    await page.goto('/login');
-    await signIn(page, ADMIN.email, ADMIN.password);
-    await page.waitForURL((url) => url.pathname === '/book');
+    await signIn(page, ADMIN);
     // The refresh cookie is gone (expired) and the bearer token no longer verifies.
     await context.clearCookies();
     await page.evaluate(() => {
@@ -168,9 +148,7 @@ describe('foundation, end to end', () => {
   });
 
   it('logs out from /logout, which then says you are not in yet and returns to /login', async () => {
-    await page.goto('/login');
-    await signIn(page, ADMIN.email, ADMIN.password);
-    await page.waitForURL((url) => url.pathname === '/book');
+    await signIn(page, ADMIN);
     await page.getByRole('link', { name: 'Log Out' }).click();
     await page.waitForURL('**/logout');
     await page.getByRole('button', { name: 'Logout' }).click();

@@ -6,6 +6,7 @@ import {
   type TestIdentityProvider,
 } from '../../server/src/test/identity-provider.ts';
 import { launchBrowser } from './browser.ts';
+import { watchForErrors } from './helpers.ts';
 import { freePort, type RunningServer, startServer } from './server.ts';
 
 const CLIENT = { clientId: 'organiser', clientSecret: 'organiser client secret' };
@@ -56,17 +57,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Script errors and CSP violations, in the page and in its popups, which must never happen. */
-function watchForErrors(page: Page, problems: string[] = []): string[] {
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    const text = message.text();
-    // A refused sign-in ends on a result page with an error status, which Chromium reports as such.
-    if (message.type() === 'error' && !/status of (401|403|400|502)/.test(text)) problems.push(text);
-  });
-  page.on('popup', (popup) => watchForErrors(popup, problems));
-  return problems;
-}
+/** A refused sign-in ends on a result page with an error status, which Chromium reports as such. */
+const EXPECTED_ERRORS = [/status of (401|403|400|502)/];
 
 describe.each(runs)('sign-in through a popup with $label', (run) => {
   let server: RunningServer;
@@ -96,7 +88,7 @@ describe.each(runs)('sign-in through a popup with $label', (run) => {
     context = await browser.newContext({ baseURL: server.baseUrl, timezoneId: 'Europe/Berlin' });
     await context.route(PHOTO_URL, (route) => route.fulfill({ contentType: 'image/png', body: PHOTO_PNG }));
     page = await context.newPage();
-    problems = watchForErrors(page);
+    problems = (await watchForErrors(page, EXPECTED_ERRORS)).problems;
     await page.goto('/login');
     await page.getByRole('button', { name: run.button }).waitFor();
     return async () => {

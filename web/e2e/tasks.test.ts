@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Task } from '../../contract/tasks.ts';
 import { launchBrowser } from './browser.ts';
+import { createAccount, signIn, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const ZONE = 'America/New_York';
@@ -23,13 +24,7 @@ afterAll(async () => {
 async function newAccount() {
   accounts += 1;
   const email = `planner${accounts}@example.org`;
-  const registered = await fetch(`${server.baseUrl}/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, displayName: `Planner ${accounts}` }),
-  });
-  expect(registered.status).toBe(200);
-  const { idToken } = (await registered.json()) as { idToken: string };
+  const idToken = await createAccount(server.baseUrl, { email, password: PASSWORD, displayName: `Planner ${accounts}` });
   const api = (path: string, method = 'GET', body?: unknown) =>
     fetch(`${server.baseUrl}${path}`, {
       method,
@@ -38,14 +33,6 @@ async function newAccount() {
     });
   expect((await api('/api/users/me', 'PUT', { timezone: ZONE })).status).toBe(200);
   return { email, api };
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL((url) => url.pathname === '/book');
 }
 
 const field = (page: Page, key: string) => page.locator(`dd[data-field="${key}"]`);
@@ -71,12 +58,8 @@ describe('tasks, end to end', () => {
   beforeEach(async () => {
     context = await browser.newContext({ baseURL: server.baseUrl, timezoneId: ZONE });
     page = await context.newPage();
-    problems = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    page.on('console', (message) => {
-      // The refused notice hour is a 400 the page reports on purpose; the missing task a 404.
-      if (message.type() === 'error' && !/status of 40[04]|could not be/.test(message.text())) problems.push(message.text());
-    });
+    // The refused notice hour is a 400 the page reports on purpose; the missing task a 404.
+    problems = (await watchForErrors(page, [/status of 40[04]|could not be/])).problems;
     return async () => {
       await context.close();
       expect(problems).toEqual([]);
@@ -85,7 +68,7 @@ describe('tasks, end to end', () => {
 
   it('creates a task, edits every field, completes it, and shows the unknown one as not found', async () => {
     const { email, api } = await newAccount();
-    await signIn(page, email);
+    await signIn(page, { email, password: PASSWORD });
     await page.goto('/task/create');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByText('task name is required').waitFor();
@@ -186,7 +169,7 @@ describe('tasks, end to end', () => {
       const created = await api('/schedule', 'POST', { name: `Day ${day}`, first_schedule_time: `2030-06-0${day}T13:00:00Z` });
       expect(created.status).toBe(200);
     }
-    await signIn(page, email);
+    await signIn(page, { email, password: PASSWORD });
     await page.goto('/task');
     await page.getByRole('heading', { name: 'Found 5 active tasks' }).waitFor();
     const items = page.locator('.task-item');
@@ -205,7 +188,7 @@ describe('tasks, end to end', () => {
 
   it('says so when there is no task', async () => {
     const { email } = await newAccount();
-    await signIn(page, email);
+    await signIn(page, { email, password: PASSWORD });
     await page.goto('/task');
     await page.getByRole('heading', { name: 'No task found' }).waitFor();
   });

@@ -1,0 +1,82 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+/** What a page must never do, as the watcher saw it. */
+export interface PageWatch {
+  /** Script errors, CSP violations and console errors that no pattern of `expected` allows. */
+  problems: string[];
+  /** Dialogs the page (a book comment, say) opened; each is dismissed. */
+  dialogs: string[];
+  /** Console errors a test expects, such as the failed request of a refused call; a test may add its own. */
+  expected: RegExp[];
+}
+
+/**
+ * Not every CSP refusal reaches the console; this event reports each one. The flag keeps it to one
+ * listener per document when several pages of one browser context are watched.
+ */
+function reportCspViolations() {
+  const watched = window as unknown as { cspViolationsReported?: boolean };
+  if (watched.cspViolationsReported) return;
+  watched.cspViolationsReported = true;
+  document.addEventListener('securitypolicyviolation', (event) => {
+    console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI} ${event.sample}`);
+  });
+}
+
+function listen(page: Page, watch: PageWatch) {
+  page.on('pageerror', (error) => watch.problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    const text = message.text();
+    if (message.type() === 'error' && !watch.expected.some((pattern) => pattern.test(text))) watch.problems.push(text);
+  });
+  page.on('dialog', (dialog) => {
+    watch.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  // A sign-in popup's errors count as the page's own.
+  page.on('popup', (popup) => listen(popup, watch));
+}
+
+/**
+ * Watches a page, and the popups it opens, for script errors, CSP violations and console errors.
+ * Call it before the page's first navigation: the CSP listener is installed in documents loaded
+ * after it (it is the browser context's, so popups have it from their first document).
+ */
+export async function watchForErrors(page: Page, expected: RegExp[] = []): Promise<PageWatch> {
+  const watch: PageWatch = { problems: [], dialogs: [], expected: [...expected] };
+  await page.context().addInitScript(reportCspViolations);
+  listen(page, watch);
+  return watch;
+}
+
+/** Fills the login form on the page and submits it. */
+export async function submitLogin(page: Page, { email, password }: Credentials): Promise<void> {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+/** Signs in from /login and waits for the page the app lands on, /book. */
+export async function signIn(page: Page, credentials: Credentials): Promise<void> {
+  await page.goto('/login');
+  await submitLogin(page, credentials);
+  await page.waitForURL((url) => url.pathname === '/book');
+}
+
+/** Creates an account through the API (the server must allow it); its bearer token, for calls outside the browser. */
+export async function createAccount(baseUrl: string, account: Credentials & { displayName: string }): Promise<string> {
+  const registered = await fetch(`${baseUrl}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(account),
+  });
+  expect(registered.status).toBe(200);
+  const { idToken } = (await registered.json()) as { idToken: string };
+  return idToken;
+}
