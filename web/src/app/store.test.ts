@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signedIn, signedOut } from '../features/auth/auth.slice.ts';
+import { aTask } from '../features/tasks/tasks.test-data.ts';
 import { createAppStore, type RootState } from './store.ts';
-import type { Task } from '../../../contract/tasks.ts';
 
 const defaults: RootState = {
   app: {
@@ -29,24 +29,7 @@ const defaults: RootState = {
   },
 };
 
-const aTask: Task = {
-  id: 't1',
-  name: 'Water the plants',
-  active: true,
-  create_time: '2026-01-05T12:00:00.000Z',
-  last_updated: '2026-01-05T12:00:00.000Z',
-  first_schedule_time: '2026-01-06T09:00:00.000Z',
-  schedule_end_time: null,
-  schedule_type: 'd',
-  schedule_time: '2026-01-06T09:00:00.000Z',
-  next_notice_time: '2026-01-06T09:00:00.000Z',
-  emails: [],
-  overdue_notice: true,
-  notice_hours: [],
-  notice_in_workday: false,
-  comment: '',
-  notice_error: null,
-};
+const task = aTask('t1', { name: 'Water the plants' });
 
 describe('the store', () => {
   it('starts with the four slices at the defaults of spec §3', () => {
@@ -56,7 +39,7 @@ describe('the store', () => {
   it("forgets every slice on sign-out, so the next person finds nothing of the last one's", () => {
     const store = createAppStore({
       ...defaults,
-      task: { ...defaults.task, pageCursor: 'c2', tasks: [aTask], operationError: 'boom' },
+      task: { ...defaults.task, pageCursor: 'c2', tasks: [task], operationError: 'boom' },
       bookmark: { ...defaults.bookmark, host_groups: [{ key: 'example.org', doc_count: 3 }] },
     });
     store.dispatch(signedIn({ idToken: 't', user: { uid: 'u1', email: 'a@b.c', displayName: 'A', admin: false } }));

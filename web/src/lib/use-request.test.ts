@@ -12,10 +12,15 @@ function heldRequest() {
   return { request, finish: () => finish(), signal: () => signal };
 }
 
+/** A runner, and what it said of being busy. */
+function watchedRunner() {
+  const heard: boolean[] = [];
+  return { heard, runner: createRequestRunner((busy) => heard.push(busy)) };
+}
+
 describe('running a screen’s requests', () => {
   it('is busy from the start of a request to its end', async () => {
-    const heard: boolean[] = [];
-    const runner = createRequestRunner((busy) => heard.push(busy));
+    const { heard, runner } = watchedRunner();
     const held = heldRequest();
     const running = runner.run(held.request);
     expect(heard).toEqual([true]);
@@ -26,8 +31,7 @@ describe('running a screen’s requests', () => {
   });
 
   it('cancels the request under way when a new one starts, and stays busy until the new one ends', async () => {
-    const heard: boolean[] = [];
-    const runner = createRequestRunner((busy) => heard.push(busy));
+    const { heard, runner } = watchedRunner();
     const first = heldRequest();
     const second = heldRequest();
     const firstRun = runner.run(first.request);
@@ -42,8 +46,7 @@ describe('running a screen’s requests', () => {
   });
 
   it('cancels on demand, and is no longer busy at once', async () => {
-    const heard: boolean[] = [];
-    const runner = createRequestRunner((busy) => heard.push(busy));
+    const { heard, runner } = watchedRunner();
     const held = heldRequest();
     const running = runner.run(held.request);
     runner.cancel();
@@ -56,8 +59,7 @@ describe('running a screen’s requests', () => {
   });
 
   it('ends busy when a request fails, and passes the failure on', async () => {
-    const heard: boolean[] = [];
-    const runner = createRequestRunner((busy) => heard.push(busy));
+    const { heard, runner } = watchedRunner();
     await expect(runner.run(() => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
     expect(heard).toEqual([true, false]);
   });

@@ -1,28 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type Task, type TaskPage } from '../../../../contract/tasks.ts';
+import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type TaskPage } from '../../../../contract/tasks.ts';
+import { aTask } from './tasks.test-data.ts';
 import { errorReported, taskDeleted, taskSlice, tasksAppended, tasksReceived, taskUpdated } from './tasks.slice.ts';
 
-const task = (id: string, fields: Partial<Task> = {}): Task => ({
-  id,
-  name: `Task ${id}`,
-  active: true,
-  create_time: '2026-01-05T12:00:00.000Z',
-  last_updated: '2026-01-05T12:00:00.000Z',
-  first_schedule_time: '2026-01-06T09:00:00.000Z',
-  schedule_end_time: null,
-  schedule_type: 'd',
-  schedule_time: '2026-01-06T09:00:00.000Z',
-  next_notice_time: '2026-01-06T09:00:00.000Z',
-  emails: [],
-  overdue_notice: true,
-  notice_hours: [],
-  notice_in_workday: false,
-  comment: '',
-  notice_error: null,
-  ...fields,
-});
 const page = (ids: string[], more: boolean): TaskPage => ({
-  tasks: ids.map((id) => task(id)),
+  tasks: ids.map((id) => aTask(id)),
   cursor: more ? `after-${ids.at(-1)}` : NO_MORE_RESULTS,
   queryInfo: { endCursor: `after-${ids.at(-1)}`, moreResults: more ? MORE_RESULTS_AFTER_LIMIT : NO_MORE_RESULTS },
 });
@@ -44,10 +26,10 @@ describe('the task slice', () => {
 
   it('an update becomes the current task and its row; a task no longer active leaves the list', () => {
     let state = reduce(undefined, tasksReceived(page(['a', 'b'], false)));
-    state = reduce(state, taskUpdated(task('a', { name: 'Renamed' })));
+    state = reduce(state, taskUpdated(aTask('a', { name: 'Renamed' })));
     expect(state.curTask?.name).toBe('Renamed');
     expect(state.tasks[0]?.name).toBe('Renamed');
-    state = reduce(state, taskUpdated(task('b', { active: false })));
+    state = reduce(state, taskUpdated(aTask('b', { active: false })));
     expect(state.tasks.map((t) => t.id)).toEqual(['a']);
     state = reduce(state, taskDeleted());
     expect(state.curTask).toBeNull();

@@ -1,30 +1,12 @@
 import { configureStore } from '@reduxjs/toolkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
-import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type Task, type TaskPage } from '../../../../contract/tasks.ts';
+import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type TaskPage } from '../../../../contract/tasks.ts';
 import { ApiError } from '../../api/api-error.ts';
 import type { HttpClient, RequestOptions } from '../../api/http-client.ts';
 import { taskSlice } from './tasks.slice.ts';
+import { aTask } from './tasks.test-data.ts';
 import { addTask, loadMoreTasks, loadTasks, openTask, saveTaskField } from './tasks.thunks.ts';
-
-const aTask = (id: string): Task => ({
-  id,
-  name: `Task ${id}`,
-  active: true,
-  create_time: '2026-01-05T12:00:00.000Z',
-  last_updated: '2026-01-05T12:00:00.000Z',
-  first_schedule_time: '2026-01-06T09:00:00.000Z',
-  schedule_end_time: null,
-  schedule_type: 'd',
-  schedule_time: '2026-01-06T09:00:00.000Z',
-  next_notice_time: '2026-01-06T09:00:00.000Z',
-  emails: [],
-  overdue_notice: true,
-  notice_hours: [],
-  notice_in_workday: false,
-  comment: '',
-  notice_error: null,
-});
 
 /** Answers the task calls as the API does over tasks t1…t7, five a page; `refuse` makes the next call fail. */
 function fakeApi() {
@@ -43,7 +25,7 @@ function fakeApi() {
       const ids = options.headers?.pageCursor ? ['t6', 't7'] : ['t1', 't2', 't3', 't4', 't5'];
       const more = !options.headers?.pageCursor;
       reply = {
-        tasks: ids.map(aTask),
+        tasks: ids.map((id) => aTask(id)),
         cursor: more ? 't5' : NO_MORE_RESULTS,
         queryInfo: { endCursor: ids.at(-1) ?? null, moreResults: more ? MORE_RESULTS_AFTER_LIMIT : NO_MORE_RESULTS },
       } satisfies TaskPage;
