@@ -6,7 +6,7 @@ import { migrate, openStorage } from '../storage/database.ts';
 import { createSqliteCatalogue, searchPlan } from './catalogue.sqlite.ts';
 import { createSearchPool } from './search-pool.ts';
 
-const everything = { terms: [], fields: ['title' as const], format: '' as const, from: 0, size: 10 };
+const everything = { terms: [], identifier: '', fields: ['title' as const], format: '' as const, from: 0, size: 10 };
 const book = (id: string, title: string) => ({
   id, title, author: 'Victor Hugo', identifier: '', publish_date: null, publisher: '', created: null,
   updated: '2020-01-01T00:00:00.000Z', comment: null, path: `${id}.epub`, formats: [`${id}.epub`],
