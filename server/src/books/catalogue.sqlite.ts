@@ -29,7 +29,7 @@ import {
   catalogueReads,
 } from './catalogue.ts';
 import { createSearchPool, type SearchPoolOptions } from './search-pool.ts';
-import type { SearchPlan, SearchStatements } from './search-plan.ts';
+import type { SearchPlan } from './search-plan.ts';
 
 const COLUMNS = BOOK_COLUMNS.join(', ');
 
@@ -137,37 +137,38 @@ const compiler = new Kysely<Database>({
   },
 });
 
-/** A search as SQL for a search worker (search-plan.ts). */
-export function searchPlan(query: CatalogueQuery): SearchPlan {
+/**
+ * A search as SQL for a search worker (search-plan.ts). Planned `withIdentifier` once the worker
+ * has found a book with the keys as its identifier.
+ */
+export function searchPlan(query: CatalogueQuery, { withIdentifier = false } = {}): SearchPlan {
   const mask = formatBit(query.format);
-  const compiled = (count: RawBuilder<unknown>, page: (total: number) => RawBuilder<unknown>): SearchStatements => ({
+  const plan = (count: RawBuilder<unknown>, page: (total: number) => RawBuilder<unknown>): SearchPlan => ({
     count: count.compile(compiler),
     ranked: page(RANKED_MATCH_LIMIT).compile(compiler),
     unranked: page(RANKED_MATCH_LIMIT + 1).compile(compiler),
+    from: query.from,
+    rankedLimit: RANKED_MATCH_LIMIT,
   });
-  const paging = { from: query.from, rankedLimit: RANKED_MATCH_LIMIT };
   if (query.terms.length === 0) {
     const formatFilter = mask === 0 ? sql.raw('') : sql`and format_mask & ${mask} != 0`;
-    return {
-      ...compiled(
-        sql`select count(*) as n from books where 1 = 1 ${formatFilter}`,
-        () => sql`
-          select ${sql.raw(COLUMNS)} from books where 1 = 1 ${formatFilter}
-          order by updated desc, seq limit ${query.size} offset ${query.from}`,
-      ),
-      ...paging,
-    };
+    return plan(
+      sql`select count(*) as n from books where 1 = 1 ${formatFilter}`,
+      () => sql`
+        select ${sql.raw(COLUMNS)} from books where 1 = 1 ${formatFilter}
+        order by updated desc, seq limit ${query.size} offset ${query.from}`,
+    );
   }
-  const words = searchStatements({ ...query, mask });
-  if (!query.identifier) return { ...compiled(words.count, words.page), ...paging };
-  const withIdentifier = searchStatements({ ...query, mask, identifier: query.identifier });
+  if (withIdentifier) {
+    const statements = searchStatements({ ...query, mask, identifier: query.identifier });
+    return plan(statements.count, statements.page);
+  }
+  const statements = searchStatements({ ...query, mask });
   return {
-    ...compiled(words.count, words.page),
-    identifier: {
-      probe: sql`select 1 from books where identifier_key = ${query.identifier} limit 1`.compile(compiler),
-      statements: compiled(withIdentifier.count, withIdentifier.page),
-    },
-    ...paging,
+    ...plan(statements.count, statements.page),
+    ...(query.identifier
+      ? { identifierProbe: sql`select 1 from books where identifier_key = ${query.identifier} limit 1`.compile(compiler) }
+      : {}),
   };
 }
 
@@ -177,8 +178,10 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string, search
     ...catalogueReads(db),
 
     async search(query) {
-      const { total, rows } = await pool.search(searchPlan(query));
-      return { total, books: rows.map(fromRow) };
+      let answer = await pool.search(searchPlan(query));
+      if ('identifierFound' in answer) answer = await pool.search(searchPlan(query, { withIdentifier: true }));
+      if ('identifierFound' in answer) throw new Error('A search planned with its identifier asked for it again');
+      return { total: answer.total, books: answer.rows.map(fromRow) };
     },
 
     close: () => pool.close(),

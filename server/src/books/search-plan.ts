@@ -14,15 +14,17 @@ export type SearchStatements = {
 /**
  * A search compiled to SQL on the main thread, so that a search worker needs nothing but
  * `node:sqlite` (a worker that loaded the query builder and the schemas held about 20 MB more).
- * Up to `rankedLimit` matches are ranked. When the keys could be an identifier, `identifier`
- * looks for books that have it, and only when one does do its statements (the word matches with
- * those books added) run: nearly every search finds none and runs the word matches as they are.
+ * Up to `rankedLimit` matches are ranked. When the keys could be an identifier, `identifierProbe`
+ * looks for a book that has it first: nearly every search finds none and runs as planned; one
+ * that finds a book answers `identifierFound`, to be planned again with those books added.
  */
 export type SearchPlan = SearchStatements & {
-  identifier?: { probe: CompiledStatement; statements: SearchStatements };
+  identifierProbe?: CompiledStatement;
   from: number;
   rankedLimit: number;
 };
+
+export type SearchAnswer = { total: number; rows: BookRow[] } | { identifierFound: true };
 
 /**
  * Runs plans on one read-only connection, each statement prepared once, the probe, the count and
@@ -32,13 +34,13 @@ export function searchPlanRunner(connection: DatabaseSync) {
   const prepare = preparedStatements(connection);
   const run = <Row>({ sql, parameters }: CompiledStatement): Row[] =>
     prepare(sql).all(...(parameters as SQLInputValue[])) as Row[];
-  return (plan: SearchPlan): { total: number; rows: BookRow[] } => {
+  return (plan: SearchPlan): SearchAnswer => {
     connection.exec('BEGIN');
     try {
-      const statements = plan.identifier && run(plan.identifier.probe).length > 0 ? plan.identifier.statements : plan;
-      const total = run<{ n: number }>(statements.count)[0]?.n ?? 0;
+      if (plan.identifierProbe && run(plan.identifierProbe).length > 0) return { identifierFound: true };
+      const total = run<{ n: number }>(plan.count)[0]?.n ?? 0;
       if (total <= plan.from) return { total, rows: [] };
-      return { total, rows: run<BookRow>(total > plan.rankedLimit ? statements.unranked : statements.ranked) };
+      return { total, rows: run<BookRow>(total > plan.rankedLimit ? plan.unranked : plan.ranked) };
     } finally {
       connection.exec('COMMIT');
     }

@@ -28,8 +28,7 @@ describe('search workers', () => {
       await write(book('2', 'Notre-Dame de Paris'));
     });
     const found = await pool.search(searchPlan({ ...everything, terms: ['miserables'] }));
-    expect(found.total).toBe(1);
-    expect(found.rows.map((row) => row.id)).toEqual(['1']);
+    expect(found).toEqual({ total: 1, rows: [expect.objectContaining({ id: '1' })] });
 
     await pool.close();
     await expect(pool.search(searchPlan(everything))).rejects.toThrow('The catalogue is closed');
