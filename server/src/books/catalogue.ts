@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { BookQuery, BookSearchField, CatalogueBook } from '../../../contract/books.ts';
 import type { BooksTable, Database } from '../storage/schema.ts';
 import { BOOK_FORMATS } from '../../../contract/books.ts';
-import { htmlText, searchTerms, searchWords } from '../search/search-text.ts';
+import { htmlText, keyWords, searchTerms, searchWords } from '../search/search-text.ts';
 
 /** One catalogue per installation, behind one interface with an implementation per database. */
 export interface Catalogue {
@@ -107,7 +107,7 @@ const MAX_IDENTIFIER_KEY = 64;
  * case aside), whatever fields are chosen. Longer keys cannot be an identifier.
  */
 export function typedIdentifier(keys: string): string {
-  const key = searchWords(keys).join('');
+  const key = keyWords(keys).join('');
   return key.length <= MAX_IDENTIFIER_KEY ? key : '';
 }
 

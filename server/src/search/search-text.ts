@@ -70,7 +70,10 @@ export function htmlText(html: string): string {
   return parts.join(' ');
 }
 
+/** The words of the comma-joined `keys` of spec §5, whose '#' may come URL-encoded. */
+export const keyWords = (keys: string): string[] => searchWords(keys.replace(/%23/gi, '#'));
+
 /** Prefix search terms from the comma-joined `keys` of spec §5; duplicates and noise dropped. */
 export function searchTerms(keys: string): string[] {
-  return [...new Set(searchWords(keys.replace(/%23/gi, '#')))].slice(0, 32);
+  return [...new Set(keyWords(keys))].slice(0, 32);
 }
