@@ -12,7 +12,7 @@ export const CatalogueBook = z.object({
   title: z.string().max(2000),
   /** Authors joined with ' & ', as Calibre shows them. */
   author: z.string().max(2000),
-  /** ISBN when there is one, else the first identifier, as `type:value`. */
+  /** ISBN when there is one, else the identifier whose type comes first alphabetically, as `type:value`. */
   identifier: z.string().max(500),
   /** YYYY-MM-DD, or null when Calibre has none. */
   publish_date: z.string().nullable(),

@@ -6,7 +6,7 @@ import { searchPlanRunner } from '../../server/src/books/search-plan.ts';
 import type { BookSearchField } from '../../contract/books.ts';
 import { fromCalibreJson } from '../../server/src/books/import/calibre-json.ts';
 import { migrate, openStorage } from '../../server/src/storage/database.ts';
-import { searchTerms } from '../../server/src/search/search-text.ts';
+import { catalogueQuery } from '../../server/src/books/catalogue.ts';
 import { type RunningServer, startServer } from '../../web/e2e/server.ts';
 import { fixedReplyServer } from '../lib/fixed-reply.ts';
 import { load, machine, median, peakMemoryMb, percentile } from '../lib/measure.ts';
@@ -121,13 +121,13 @@ function rawQueryLatencies(file: string, paths: string[]) {
   const times: number[] = [];
   for (const query of paths) {
     const params = new URL(query, 'http://x').searchParams;
-    const question = {
-      terms: searchTerms(params.get('keys') ?? ''),
+    const question = catalogueQuery({
+      keys: params.get('keys') ?? '',
       fields: (params.get('fields') ?? 'title').split(',') as BookSearchField[],
-      format: '' as const,
+      format: '',
       from: 0,
       size: 10,
-    };
+    });
     const started = performance.now();
     search(searchPlan(question));
     times.push(performance.now() - started);

@@ -13,7 +13,7 @@ const MAX_POSITION = 16383;
  * Written as a literal rather than parsed by to_tsvector: the words are already folded and split
  * as SQLite splits them, and PostgreSQL's parser would split them by the server's locale.
  */
-function tsvectorLiteral(row: BookmarkRow): string {
+export function tsvectorLiteral(row: BookmarkRow): string {
   const text = indexedText(row);
   const parts: string[] = [];
   let position = 0;

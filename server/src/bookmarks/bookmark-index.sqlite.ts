@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../storage/schema.ts';
 import { foldDiacritics } from '../search/search-text.ts';
 import { type BookmarkIndex, indexedText, indexRows } from './bookmark-index.ts';
+import type { BookmarkRow } from './bookmark-row.ts';
 
 const FTS_COLUMNS = ['title', 'link', 'note', 'tags'] as const;
 
@@ -9,6 +10,13 @@ const FTS_COLUMNS = ['title', 'link', 'note', 'tags'] as const;
 export function ftsMatch(terms: string[], fields: readonly string[]): string {
   const filter = fields.length === FTS_COLUMNS.length ? '' : `{${fields.join(' ')}} : `;
   return terms.map((term) => `${filter}"${term}"*`).join(' AND ');
+}
+
+/** An entry's row of the word index: its fields' text, folded; FTS5's tokenizer splits it into words. */
+export function ftsValues(row: BookmarkRow) {
+  const text = indexedText(row);
+  return sql`(${row.id}, ${foldDiacritics(text.title)}, ${foldDiacritics(text.link)}, ${foldDiacritics(text.note)},
+    ${foldDiacritics(text.tags)})`;
 }
 
 /** FTS5 over the folded text, keyed by bookmark id (the rowid). */
@@ -28,9 +36,7 @@ export function createSqliteBookmarkIndex(db: Kysely<Database>): BookmarkIndex {
         }
         await rows.replace(trx, ownerId, entries);
         for (const entry of entries) {
-          const text = indexedText(entry);
-          await sql`insert into bookmark_index_fts (rowid, title, link, note, tags) values (${entry.id},
-            ${foldDiacritics(text.title)}, ${foldDiacritics(text.link)}, ${foldDiacritics(text.note)}, ${foldDiacritics(text.tags)})`.execute(trx);
+          await sql`insert into bookmark_index_fts (rowid, title, link, note, tags) values ${ftsValues(entry)}`.execute(trx);
         }
       });
     },

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Bookmark } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
+import { FOLDING_EXAMPLES } from '../search/folding-examples.ts';
 import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
 import { type BookmarksClient, bookmarksClient } from './bookmarks.test-client.ts';
 
@@ -80,6 +81,17 @@ describe.each(testDialects)('bookmark search index on %s', (dialect) => {
       expect(titles(await alice.search({ key_words: ['MISERABLES'] }))).toEqual(['Les Misérables — Victor Hugo']);
       expect(titles(await alice.search({ key_words: ['misé'] }))).toEqual(['Les Misérables — Victor Hugo']);
       expect(titles(await alice.search({ key_words: ['ВОЙНА'] }))).toEqual(['Война и мир']);
+    });
+
+    it('folds the Latin letters that NFKD leaves whole, as the books do', async () => {
+      const carol = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
+      for (const [n, [written]] of FOLDING_EXAMPLES.entries()) {
+        await carol.createIndexed({ title: written, link: `https://example.org/words/${n}`, tags: written });
+      }
+      for (const [written, typed] of FOLDING_EXAMPLES) {
+        expect(titles(await carol.search({ key_words: [typed] })), typed).toEqual([written]);
+        expect(titles(await carol.search({ key_words: [written.toUpperCase()], fields: ['tags'] })), written).toEqual([written]);
+      }
     });
 
     it('treats search syntax as literal separators, never as an error', async () => {

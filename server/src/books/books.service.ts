@@ -2,9 +2,8 @@ import type { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
 import { type Book, type BookQuery, BookResults, type CatalogueBook, type IndexUploadReply } from '../../../contract/books.ts';
 import { notFound } from '../errors.ts';
-import type { Catalogue, CatalogueQuery } from './catalogue.ts';
+import { type Catalogue, type CatalogueQuery, catalogueQuery } from './catalogue.ts';
 import { readIndexFile } from './import/read-index-file.ts';
-import { searchTerms } from '../search/search-text.ts';
 
 const REPORTED_ERRORS = 100;
 /** Replies remembered, by their size in bytes. */
@@ -30,13 +29,7 @@ export function createBooksService({ catalogue, tmpDir }: { catalogue: Catalogue
   return {
     /** The search's reply as JSON bytes, checked against its schema when it is made. */
     async searchReply(query: BookQuery): Promise<Buffer> {
-      const question: CatalogueQuery = {
-        terms: searchTerms(query.keys),
-        fields: [...query.fields].sort(),
-        format: query.format,
-        from: query.from,
-        size: query.size,
-      };
+      const question = catalogueQuery(query);
       const key = `${await catalogue.version()} ${query.includeComment} ${JSON.stringify(question)}`;
       let reply = replies.get(key);
       if (!reply) {

@@ -4,6 +4,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Book, BookResults, IndexUploadReply } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { RANKED_MATCH_LIMIT } from './catalogue.ts';
+import { FOLDING_EXAMPLES } from '../search/folding-examples.ts';
 import {
   bearer,
   buildTestApp,
@@ -85,6 +86,24 @@ describe.each(testDialects)('books on %s', (dialect) => {
       expect((await getBook('7')).json().identifier).toBe('goodreads:1002281');
       expect((await getBook('14')).json()).toMatchObject({ identifier: '', author: 'Martin Luther King, Jr.' });
       expect((await getBook('15')).json()).toMatchObject({ path: '', formats: [] });
+    });
+
+    it('chooses the same identifier for every book from every export kind', async () => {
+      const identifiers = async (name: string) => {
+        await load(name, 'replace');
+        const all = await search({ keys: '', size: 100 });
+        return Object.fromEntries(all.books.map((book) => [book.id, book.identifier]));
+      };
+      const fromJson = await identifiers('library.json');
+      expect(fromJson['10']).toBe('isbn:9783150035917');
+      for (const name of ['books.xml', 'books.csv', 'metadata.db']) expect(await identifiers(name), name).toEqual(fromJson);
+      // A book without an ISBN: the CSV lists its identifiers in Calibre's row order, the JSON sorted.
+      const csv = 'id,title,authors,identifiers\n1,Unnumbered,Someone,"goodreads:7,amazon:B01"\n';
+      const json = [{ id: 1, title: 'Unnumbered', authors: ['Someone'], identifiers: { amazon: 'B01', goodreads: '7' } }];
+      expect(await upload(Buffer.from(csv), 'replace')).toMatchObject({ statusCode: 200 });
+      expect((await getBook('1')).json().identifier).toBe('amazon:B01');
+      expect(await upload(Buffer.from(JSON.stringify(json)), 'replace')).toMatchObject({ statusCode: 200 });
+      expect((await getBook('1')).json().identifier).toBe('amazon:B01');
     });
 
     it('keeps full paths, HTML comments and last-modified from the JSON, the epub as the main path', async () => {
@@ -239,6 +258,60 @@ describe.each(testDialects)('books on %s', (dialect) => {
       expect(titles(await search({ keys: 'fraulein' }))).toEqual(['Fräulein Else']);
       expect(titles(await search({ keys: 'война' }))).toEqual(['Война и мир']);
       expect(titles(await search({ keys: 'ιλιαδα' }))).toEqual(['Ομήρου Ιλιάδα']);
+    });
+
+    it('folds the Latin letters that NFKD leaves whole, in indexing and searching alike', async () => {
+      const books = FOLDING_EXAMPLES.map(([written], n) => ({ id: 200 + n, title: written, authors: ['Ann Other'] }));
+      expect((await upload(Buffer.from(JSON.stringify(books)), 'replace')).statusCode).toBe(200);
+      for (const [written, typed] of FOLDING_EXAMPLES) {
+        expect(titles(await search({ keys: typed })), typed).toEqual([written]);
+        expect(titles(await search({ keys: written.toUpperCase() })), written).toEqual([written]);
+      }
+    });
+
+    it('requires every word in all four fields, whichever word is missing', async () => {
+      const all = 'title,author,comment,file_path';
+      expect((await search({ keys: 'xqzt,saturday', fields: all })).total).toBe(0);
+      expect((await search({ keys: 'saturday,xqzt', fields: all })).total).toBe(0);
+      expect(titles(await search({ keys: 'saturday,omens', fields: all }))).toEqual(['Good Omens']);
+      expect(titles(await search({ keys: 'omens,saturday,epub', fields: all }))).toEqual(['Good Omens']);
+    });
+
+    it('indexes file paths below the Calibre library, and shows them whole', async () => {
+      for (const word of ['tmp', 'organiser', 'fixtures', 'calibre', 'library']) {
+        expect((await search({ keys: word, fields: 'file_path' })).total, word).toBe(0);
+      }
+      expect(titles(await search({ keys: 'hugo,miserables,1', fields: 'file_path' }))).toEqual(['Les Misérables']);
+      expect((await getBook('1')).json().path).toBe(
+        '/tmp/organiser-calibre-fixtures/Calibre Library/Victor Hugo/Les Miserables (1)/Les Miserables - Victor Hugo.epub',
+      );
+      // One letter finds the books with a word of that letter below the library, not every book.
+      expect(titles(await search({ keys: 'l', fields: 'file_path', size: 100 })).sort()).toEqual(['Les Misérables', 'Strength to Love', 'Война и мир', '红楼梦']);
+      await load('library-updated.json');
+      expect(titles(await search({ keys: 'prophecies', fields: 'file_path' }))).toEqual([
+        'Good Omens: The Nice and Accurate Prophecies of Agnes Nutter, Witch',
+      ]);
+      expect((await search({ keys: 'library', fields: 'file_path' })).total).toBe(0);
+      await load('metadata.db', 'replace');
+      expect(titles(await search({ keys: 'hugo,epub', fields: 'file_path' }))).toEqual(['Les Misérables']);
+    });
+
+    it('finds a book by its identifier typed whole, with or without hyphens, whatever the fields', async () => {
+      for (const keys of ['9782070409228', '978-2-07-040922-8', '978 2 07 040922 8']) {
+        expect(titles(await search({ keys })), keys).toEqual(['Les Misérables']);
+        expect(titles(await search({ keys, fields: 'comment' })), keys).toEqual(['Les Misérables']);
+      }
+      expect(titles(await search({ keys: '1002281', fields: 'author' }))).toEqual(['زقاق المدق']);
+      expect((await search({ keys: '978-2-07' })).total).toBe(0);
+      expect((await search({ keys: '9782070409228', format: 'chm' })).total).toBe(0);
+      // A word search still counts the identifier's book once when both match.
+      const books = [
+        { id: 1, title: 'Nineteen Eighty-Four 1984', identifiers: { goodreads: '1984' } },
+        { id: 2, title: '1984', identifiers: { isbn: '9780451524935' } },
+      ];
+      expect((await upload(Buffer.from(JSON.stringify(books)), 'replace')).statusCode).toBe(200);
+      expect(titles(await search({ keys: '1984' }))).toEqual(['1984', 'Nineteen Eighty-Four 1984']);
+      expect((await search({ keys: '1984', fields: 'author' })).total).toBe(1);
     });
 
     it('ANDs the words, each in any chosen field', async () => {

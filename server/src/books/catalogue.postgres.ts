@@ -8,6 +8,7 @@ import {
   type Catalogue,
   formatBit,
   fromRow,
+  identifierKey,
   indexedText,
   RANKED_MATCH_LIMIT,
   ranksByTitleLength,
@@ -30,7 +31,7 @@ const MAX_POSITION = 16383;
  * already normalised (letters and digits only), and PostgreSQL's parser would split them by the
  * server's locale, differently from SQLite.
  */
-function tsvectorLiteral(book: CatalogueBook): string {
+export function tsvectorLiteral(book: CatalogueBook): string {
   const text = indexedText(book);
   const parts: string[] = [];
   let position = 0;
@@ -65,8 +66,12 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
         return { total: Number(total.rows[0]?.n ?? 0), books: page.rows.map(fromRow) };
       }
       const tsquery = tsqueryLiteral(query.terms, query.fields);
+      // A book matches by its words or, whatever fields are chosen, by its identifier typed whole.
+      const matches = query.identifier
+        ? sql`(search @@ ${tsquery}::tsquery or identifier_key = ${query.identifier})`
+        : sql`search @@ ${tsquery}::tsquery`;
       const count = await sql<{ n: number }>`
-        select count(*) as n from books where search @@ ${tsquery}::tsquery ${formatFilter}`.execute(db);
+        select count(*) as n from books where ${matches} ${formatFilter}`.execute(db);
       const total = Number(count.rows[0]?.n ?? 0);
       if (total <= query.from) return { total, books: [] };
       const titleTier =
@@ -75,7 +80,7 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
           : sql.raw('');
       const order = total > RANKED_MATCH_LIMIT ? sql`seq desc` : sql`${titleTier} title_words, seq`;
       const page = await sql<BookRow>`
-        select ${sql.raw(COLUMNS)} from books where search @@ ${tsquery}::tsquery ${formatFilter}
+        select ${sql.raw(COLUMNS)} from books where ${matches} ${formatFilter}
         order by ${order} limit ${query.size} offset ${query.from}`.execute(db);
       return { total, books: page.rows.map(fromRow) };
     },
@@ -93,20 +98,21 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
           const rows = books.map(toRow);
           const column = <K extends keyof typeof rows[number]>(key: K) => rows.map((row) => row[key]);
           await sql`
-            insert into books (${sql.raw(COLUMNS)}, title_words, search)
-            select ${sql.raw(COLUMNS)}, title_words, search_text::tsvector from unnest(
+            insert into books (${sql.raw(COLUMNS)}, title_words, identifier_key, search)
+            select ${sql.raw(COLUMNS)}, title_words, identifier_key, search_text::tsvector from unnest(
               ${column('id')}::text[], ${column('title')}::text[], ${column('author')}::text[],
               ${column('identifier')}::text[], ${column('publish_date')}::text[], ${column('publisher')}::text[],
               ${column('created')}::bigint[], ${column('updated')}::bigint[], ${column('comment')}::text[],
               ${column('path')}::text[], ${column('formats')}::text[], ${column('format_mask')}::int[],
-              ${books.map(titleWords)}::int[], ${books.map(tsvectorLiteral)}::text[]
-            ) as u(${sql.raw(COLUMNS)}, title_words, search_text)
+              ${books.map(titleWords)}::int[], ${books.map((book) => identifierKey(book.identifier))}::text[],
+              ${books.map(tsvectorLiteral)}::text[]
+            ) as u(${sql.raw(COLUMNS)}, title_words, identifier_key, search_text)
             on conflict (id) do update set
               title = excluded.title, author = excluded.author, identifier = excluded.identifier,
               publish_date = excluded.publish_date, publisher = excluded.publisher, created = excluded.created,
               updated = excluded.updated, comment = excluded.comment, path = excluded.path,
               formats = excluded.formats, format_mask = excluded.format_mask, title_words = excluded.title_words,
-              search = excluded.search`.execute(trx);
+              identifier_key = excluded.identifier_key, search = excluded.search`.execute(trx);
         };
         const result = await load(async (book) => {
           batch.set(book.id, book);

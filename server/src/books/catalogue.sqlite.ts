@@ -18,6 +18,7 @@ import {
   type CatalogueQuery,
   formatBit,
   fromRow,
+  identifierKey,
   indexedText,
   RANKED_MATCH_LIMIT,
   ranksByTitleLength,
@@ -50,29 +51,50 @@ function termsIn(name: IndexName, fields: readonly string[], terms: string[], jo
 }
 
 const table = (name: IndexName) => sql.raw(INDEXES[name].table);
+
+/** What each word index is given for a book: its fields' text, folded; FTS5's tokenizer splits it into words. */
+export function ftsText(book: CatalogueBook): { meta: [title: string, author: string]; text: [comment: string, filePath: string] } {
+  const text = indexedText(book);
+  return {
+    meta: [foldDiacritics(text.title), foldDiacritics(text.author)],
+    text: [foldDiacritics(text.comment), foldDiacritics(text.file_path)],
+  };
+}
 const PREFIXED_COLUMNS = sql.raw(COLUMNS.replace(/(\w+)/g, 'b.$1'));
 
 /**
- * The count and page statements of a search with terms, ranked as catalogue.ts says. `total` is
- * the count's answer, known before the page is asked for.
+ * The books that have every term in at least one chosen field, as one `rowid` column. One index
+ * can say so at once; across the two, each term's books are those of either index, and the books
+ * of every term are kept.
  */
-function searchStatements(query: Omit<CatalogueQuery, 'format'> & { mask: number }) {
+function wordHits(query: Pick<CatalogueQuery, 'terms' | 'fields'>, only: IndexName | undefined): RawBuilder<unknown> {
+  if (only) {
+    return sql`select rowid from ${table(only)} where ${table(only)} match ${termsIn(only, query.fields, query.terms, 'AND')}`;
+  }
+  // Each term's union is a subquery of its own: SQLite gives UNION and INTERSECT one precedence,
+  // left to right, so "m1 union t1 intersect m2 union t2" would add t2's books without the AND.
+  return sql.join(
+    query.terms.map(
+      (term) => sql`select rowid from (select rowid from books_fts_meta where books_fts_meta match ${termsIn('meta', query.fields, [term], 'AND')}
+        union select rowid from books_fts_text where books_fts_text match ${termsIn('text', query.fields, [term], 'AND')})`,
+    ),
+    sql` intersect `,
+  );
+}
+
+/**
+ * The count and page statements of a search with terms, ranked as catalogue.ts says. `total` is
+ * the count's answer, known before the page is asked for. With `identifier`, the books whose
+ * identifier it is are added to the word matches.
+ */
+function searchStatements(query: Omit<CatalogueQuery, 'format' | 'identifier'> & { mask: number; identifier?: string }) {
   const used = (Object.keys(INDEXES) as IndexName[]).filter((name) =>
     INDEXES[name].columns.some((column) => query.fields.includes(column)),
   );
   const formatFilter = query.mask === 0 ? sql.raw('') : sql`and b.format_mask & ${query.mask} != 0`;
   const only = used.length === 1 ? used[0]! : undefined;
-  // Each term in at least one chosen field: one index can say so at once; across the two, each
-  // term is looked up in both and the books that have every term are kept.
-  const hits = only
-    ? sql`select rowid from ${table(only)} where ${table(only)} match ${termsIn(only, query.fields, query.terms, 'AND')}`
-    : sql.join(
-        query.terms.map(
-          (term) => sql`select rowid from books_fts_meta where books_fts_meta match ${termsIn('meta', query.fields, [term], 'AND')}
-            union select rowid from books_fts_text where books_fts_text match ${termsIn('text', query.fields, [term], 'AND')}`,
-        ),
-        sql` intersect `,
-      );
+  const words = wordHits(query, only);
+  const hits = query.identifier ? sql`${words} union select seq from books where identifier_key = ${query.identifier}` : words;
   // Books whose title holds every term come first; a search of titles alone needs no second look.
   // As `not in`, the title matches are looked up once; as a join they were looked up per hit.
   const rank =
@@ -115,8 +137,11 @@ const compiler = new Kysely<Database>({
   },
 });
 
-/** A search as SQL for a search worker (search-plan.ts). */
-export function searchPlan(query: CatalogueQuery): SearchPlan {
+/**
+ * A search as SQL for a search worker (search-plan.ts). Planned `withIdentifier` once the worker
+ * has found a book with the keys as its identifier.
+ */
+export function searchPlan(query: CatalogueQuery, { withIdentifier = false } = {}): SearchPlan {
   const mask = formatBit(query.format);
   const plan = (count: RawBuilder<unknown>, page: (total: number) => RawBuilder<unknown>): SearchPlan => ({
     count: count.compile(compiler),
@@ -134,8 +159,17 @@ export function searchPlan(query: CatalogueQuery): SearchPlan {
         order by updated desc, seq limit ${query.size} offset ${query.from}`,
     );
   }
+  if (withIdentifier) {
+    const statements = searchStatements({ ...query, mask, identifier: query.identifier });
+    return plan(statements.count, statements.page);
+  }
   const statements = searchStatements({ ...query, mask });
-  return plan(statements.count, statements.page);
+  return {
+    ...plan(statements.count, statements.page),
+    ...(query.identifier
+      ? { identifierProbe: sql`select 1 from books where identifier_key = ${query.identifier} limit 1`.compile(compiler) }
+      : {}),
+  };
 }
 
 export function createSqliteCatalogue(db: Kysely<Database>, file: string, searchPool: SearchPoolOptions = {}): Catalogue {
@@ -144,8 +178,10 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string, search
     ...catalogueReads(db),
 
     async search(query) {
-      const { total, rows } = await pool.search(searchPlan(query));
-      return { total, books: rows.map(fromRow) };
+      let answer = await pool.search(searchPlan(query));
+      if ('identifierFound' in answer) answer = await pool.search(searchPlan(query, { withIdentifier: true }));
+      if ('identifierFound' in answer) throw new Error('A search planned with its identifier asked for it again');
+      return { total: answer.total, books: answer.rows.map(fromRow) };
     },
 
     close: () => pool.close(),
@@ -162,12 +198,13 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string, search
       const statements = {
         find: writer.prepare('select seq from books where id = ?'),
         insert: writer.prepare(
-          `insert into books (${COLUMNS}, title_words) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          `insert into books (${COLUMNS}, title_words, identifier_key) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            on conflict (id) do nothing`,
         ),
         update: writer.prepare(
           `update books set title = ?, author = ?, identifier = ?, publish_date = ?, publisher = ?, created = ?,
-           updated = ?, comment = ?, path = ?, formats = ?, format_mask = ?, title_words = ? where seq = ?`,
+           updated = ?, comment = ?, path = ?, formats = ?, format_mask = ?, title_words = ?, identifier_key = ?
+           where seq = ?`,
         ),
         unindexMeta: writer.prepare('delete from books_fts_meta where rowid = ?'),
         unindexText: writer.prepare('delete from books_fts_text where rowid = ?'),
@@ -178,18 +215,18 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string, search
         const r = toRow(book);
         // Most books are new (all of them in a replace): try the insert first, look up only on a clash.
         const inserted = statements.insert.run(r.id, r.title, r.author, r.identifier, r.publish_date, r.publisher,
-          r.created, r.updated, r.comment, r.path, r.formats, r.format_mask, titleWords(book));
+          r.created, r.updated, r.comment, r.path, r.formats, r.format_mask, titleWords(book), identifierKey(book.identifier));
         let seq = Number(inserted.lastInsertRowid);
         if (inserted.changes === 0) {
           seq = (statements.find.get(r.id) as { seq: number }).seq;
           statements.update.run(r.title, r.author, r.identifier, r.publish_date, r.publisher, r.created, r.updated,
-            r.comment, r.path, r.formats, r.format_mask, titleWords(book), seq);
+            r.comment, r.path, r.formats, r.format_mask, titleWords(book), identifierKey(book.identifier), seq);
           statements.unindexMeta.run(seq);
           statements.unindexText.run(seq);
         }
-        const text = indexedText(book);
-        statements.indexMeta.run(seq, foldDiacritics(text.title), foldDiacritics(text.author));
-        statements.indexText.run(seq, foldDiacritics(text.comment), foldDiacritics(text.file_path));
+        const words = ftsText(book);
+        statements.indexMeta.run(seq, ...words.meta);
+        statements.indexText.run(seq, ...words.text);
       };
       try {
         writer.exec('BEGIN IMMEDIATE');

@@ -1,8 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
+import type { BookQuery, BookSearchField, CatalogueBook } from '../../../contract/books.ts';
 import type { BooksTable, Database } from '../storage/schema.ts';
 import { BOOK_FORMATS } from '../../../contract/books.ts';
-import { htmlText, searchWords } from '../search/search-text.ts';
+import { htmlText, keyWords, searchTerms, searchWords } from '../search/search-text.ts';
 
 /** One catalogue per installation, behind one interface with an implementation per database. */
 export interface Catalogue {
@@ -24,11 +24,26 @@ export interface Catalogue {
 export type CatalogueQuery = {
   /** Normalised words, each matched as a prefix; empty lists by last update. */
   terms: string[];
+  /** The keys as an identifier (see typedIdentifier); books with that identifier match too. */
+  identifier: string;
   fields: BookSearchField[];
   format: '' | (typeof BOOK_FORMATS)[number];
   from: number;
   size: number;
 };
+
+/** The catalogue's question for a search of the API; fields sorted, so that equal searches are equal. */
+export function catalogueQuery(query: Pick<BookQuery, 'keys' | 'fields' | 'format' | 'from' | 'size'>): CatalogueQuery {
+  const terms = searchTerms(query.keys);
+  return {
+    terms,
+    identifier: terms.length > 0 ? typedIdentifier(query.keys) : '',
+    fields: [...query.fields].sort(),
+    format: query.format,
+    from: query.from,
+    size: query.size,
+  };
+}
 
 /**
  * Ranking costs about half a microsecond a match. A search that matches more books than this
@@ -55,15 +70,45 @@ export const formatBit = (format: CatalogueQuery['format']) =>
 
 /**
  * The text each search field indexes: the comment without its markup, every file path of the
- * book. Each engine then reduces it to words (see search-text.ts).
+ * book below its library folder. Each engine then reduces it to words (see search-text.ts).
  */
 export function indexedText(book: CatalogueBook): Record<BookSearchField, string> {
+  const files = book.formats.length > 0 ? book.formats : [book.path];
   return {
     title: book.title,
     author: book.author,
     comment: book.comment ? htmlText(book.comment) : '',
-    file_path: book.formats.length > 0 ? book.formats.join(' ') : book.path,
+    file_path: files.map((file) => pathInLibrary(file, book.id)).join(' '),
   };
+}
+
+/**
+ * The part of a file's path below its Calibre library: the library's own folders
+ * ("/home/…/Calibre Library") are in every book's paths, so their words would match every book.
+ * Calibre keeps each book's files in `<library>/<author>/<title> (<id>)/`, so a path whose folder
+ * ends with the book's id names its library two folders further up. A path of another shape
+ * (metadata.db's are relative already; the CSV has format extensions) is indexed whole.
+ */
+export function pathInLibrary(file: string, bookId: string): string {
+  const parts = file.split(/[\\/]/);
+  return parts.length > 3 && parts.at(-2)!.endsWith(` (${bookId})`) ? parts.slice(-3).join('/') : file;
+}
+
+/**
+ * An identifier as it is matched: letters and digits only, folded and in lower case, so that
+ * "978-0-14-044913-6" and "9780140449136" are one. Of the book's `type:value`, the value.
+ */
+export const identifierKey = (identifier: string) => searchWords(identifier.slice(identifier.indexOf(':') + 1)).join('');
+
+const MAX_IDENTIFIER_KEY = 64;
+
+/**
+ * A search finds a book by its identifier when the keys are its whole value (hyphens, spaces and
+ * case aside), whatever fields are chosen. Longer keys cannot be an identifier.
+ */
+export function typedIdentifier(keys: string): string {
+  const key = keyWords(keys).join('');
+  return key.length <= MAX_IDENTIFIER_KEY ? key : '';
 }
 
 /**

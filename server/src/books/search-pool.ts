@@ -1,11 +1,9 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { BookRow } from './catalogue.ts';
-import type { SearchPlan } from './search-plan.ts';
+import type { SearchAnswer, SearchPlan } from './search-plan.ts';
 
-type SearchResult = { total: number; rows: BookRow[] };
-type Reply = { id: number; result?: SearchResult; error?: string };
-type Pending = { resolve(result: SearchResult): void; reject(error: Error): void };
+type Reply = { id: number; result?: SearchAnswer; error?: string };
+type Pending = { resolve(result: SearchAnswer): void; reject(error: Error): void };
 
 export type SearchPoolOptions = {
   /** Start the workers now rather than at the first search, which would wait for them (a second or so). */
@@ -75,7 +73,7 @@ export function createSearchPool(
   if (eager) fill();
 
   return {
-    search(plan: SearchPlan): Promise<SearchResult> {
+    search(plan: SearchPlan): Promise<SearchAnswer> {
       if (closed) return Promise.reject(new Error('The catalogue is closed'));
       fill();
       return new Promise((resolve, reject) => {

@@ -1,15 +1,39 @@
+import anyAscii from 'any-ascii';
 import { Parser } from 'htmlparser2';
 
 // eslint-disable-next-line no-control-regex -- the whole ASCII range, NUL included
 const NON_ASCII = /[^\u0000-\u007f]/;
+/** A Latin letter outside ASCII: what is left of Latin text once NFKD has taken the accents off. */
+const LATIN_LETTER_BEYOND_ASCII = /[\p{Script=Latin}&&\p{L}&&\P{ASCII}]/gv;
+const ASCII_LETTERS = /^[A-Za-z]+$/;
+const latinFolds = new Map<string, string>();
 
 /**
- * Accents and other marks removed, compatibility forms folded ("ﬁ" to "fi"): done in JavaScript
+ * The Latin letters that NFKD leaves whole (ı ł ø đ ħ ß æ œ þ …) spelled as any-ascii's
+ * transliteration table spells them, so that "kirmizi" finds "Kırmızı" and "lodz" "Łódź". A
+ * letter becomes letters only, never a separator, so a word stays one word; other scripts are
+ * left alone, so that "война" is still searched as "война".
+ */
+function foldLatinLetter(letter: string): string {
+  let folded = latinFolds.get(letter);
+  if (folded === undefined) {
+    const ascii = anyAscii(letter);
+    folded = ASCII_LETTERS.test(ascii) ? ascii : letter;
+    latinFolds.set(letter, folded);
+  }
+  return folded;
+}
+
+/**
+ * Accents and other marks removed, compatibility forms folded ("ﬁ" to "fi"), the Latin letters
+ * that have no accent to remove spelled in ASCII ("ł" to "l", "ß" to "ss"): done in JavaScript
  * for both engines and for every query, because SQLite's own diacritic folding covers Latin
- * letters only ("й" stays "й" there but becomes "и" here).
+ * letters only ("й" stays "й" there but becomes "и" here) and not those.
  */
 export function foldDiacritics(text: string): string {
-  return NON_ASCII.test(text) ? text.normalize('NFKD').replace(/\p{M}+/gu, '') : text;
+  if (!NON_ASCII.test(text)) return text;
+  const unmarked = text.normalize('NFKD').replace(/\p{M}+/gu, '');
+  return NON_ASCII.test(unmarked) ? unmarked.replace(LATIN_LETTER_BEYOND_ASCII, foldLatinLetter) : unmarked;
 }
 
 /**
@@ -46,7 +70,10 @@ export function htmlText(html: string): string {
   return parts.join(' ');
 }
 
+/** The words of the comma-joined `keys` of spec §5, whose '#' may come URL-encoded. */
+export const keyWords = (keys: string): string[] => searchWords(keys.replace(/%23/gi, '#'));
+
 /** Prefix search terms from the comma-joined `keys` of spec §5; duplicates and noise dropped. */
 export function searchTerms(keys: string): string[] {
-  return [...new Set(searchWords(keys.replace(/%23/gi, '#')))].slice(0, 32);
+  return [...new Set(keyWords(keys))].slice(0, 32);
 }

@@ -1,6 +1,9 @@
 import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import { reindexBookmarks } from '../bookmarks/bookmark-reindex.ts';
+import { reindexCatalogue } from '../books/catalogue-reindex.ts';
 import { searchWords } from '../search/search-text.ts';
 import type { Dialect } from './database.ts';
+import type { Database } from './schema.ts';
 
 const BACKFILL_PAGE = 1000;
 
@@ -260,6 +263,17 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         if (rows.length < BACKFILL_PAGE) return;
         after = rows[rows.length - 1]!.seq;
       }
+    },
+  },
+  '0007-search-words': {
+    // Words fold more Latin letters (ı ł ø ß æ …), file paths are indexed below their library, and
+    // a book's identifier is matched whole: every book and bookmark entry is indexed again, so an
+    // installation upgraded in place answers as one loaded afresh.
+    async up(db: Kysely<unknown>) {
+      await sql`alter table books add column identifier_key text not null default ''`.execute(db);
+      await sql`create index books_identifier_key on books (identifier_key)`.execute(db);
+      await reindexCatalogue(db as Kysely<Database>, dialect);
+      await reindexBookmarks(db as Kysely<Database>, dialect);
     },
   },
 });

@@ -31,11 +31,18 @@ function calibreTime(value: string | null | undefined): number | null {
   return time;
 }
 
-/** ISBN first, else the first identifier, as `type:value`. */
+/**
+ * The ISBN when there is one, else the identifier whose type comes first in alphabetical order,
+ * as `type:value`. Never by position: the CSV and XML list a book's identifiers in the order of
+ * Calibre's table rows, which differs from run to run, and the JSON sorts them.
+ */
 export function chooseIdentifier(identifiers: Array<[type: string, value: string]>): string {
-  const usable = identifiers.filter(([type, value]) => type && value);
-  const isbn = usable.find(([type]) => type.toLowerCase() === 'isbn');
-  const [type, value] = isbn ?? usable[0] ?? ['', ''];
+  const usable = identifiers
+    .filter(([type, value]) => type && value)
+    .map(([type, value]): [string, string] => [type.toLowerCase(), value]);
+  const isbn = usable.find(([type]) => type === 'isbn');
+  const [first] = usable.toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const [type, value] = isbn ?? first ?? ['', ''];
   return type ? `${type}:${value}` : '';
 }
 

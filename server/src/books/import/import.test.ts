@@ -29,9 +29,12 @@ describe('Calibre values', () => {
     expect(calibreTimestamp('2026-11-21 23:25:29.722879+00:00')).toBe('2026-11-21T23:25:29.722Z');
   });
 
-  it('prefers the ISBN, else the first identifier', () => {
+  it('prefers the ISBN, else the first type in alphabetical order, whatever order they come in', () => {
     expect(chooseIdentifier([['amazon', '1'], ['isbn', '978']])).toBe('isbn:978');
-    expect(chooseIdentifier([['goodreads', '7'], ['amazon', '1']])).toBe('goodreads:7');
+    expect(chooseIdentifier([['ISBN', '978'], ['amazon', '1']])).toBe('isbn:978');
+    expect(chooseIdentifier([['goodreads', '7'], ['amazon', '1']])).toBe('amazon:1');
+    expect(chooseIdentifier([['amazon', '1'], ['goodreads', '7']])).toBe('amazon:1');
+    expect(chooseIdentifier([['mobi-asin', 'B0'], ['doi', '', ], ['google', 'g1']])).toBe('google:g1');
     expect(chooseIdentifier([])).toBe('');
   });
 

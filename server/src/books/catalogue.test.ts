@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { catalogueQuery, identifierKey, pathInLibrary, typedIdentifier } from './catalogue.ts';
+
+describe('the part of a path below its Calibre library', () => {
+  it('is the author folder, the book folder and the file, when the book folder ends with the book’s id', () => {
+    expect(pathInLibrary('/home/me/Calibre Library/Victor Hugo/Les Miserables (1)/Les Miserables - Victor Hugo.epub', '1'))
+      .toBe('Victor Hugo/Les Miserables (1)/Les Miserables - Victor Hugo.epub');
+    expect(pathInLibrary('C:\\Users\\me\\Calibre Library\\Victor Hugo\\Les Miserables (1)\\Les Miserables.epub', '1'))
+      .toBe('Victor Hugo/Les Miserables (1)/Les Miserables.epub');
+  });
+
+  it('is the whole path otherwise', () => {
+    expect(pathInLibrary('Victor Hugo/Les Miserables (1)/Les Miserables.epub', '1')).toBe('Victor Hugo/Les Miserables (1)/Les Miserables.epub');
+    expect(pathInLibrary('/home/me/Calibre Library/Victor Hugo/Les Miserables (1)/x.epub', '11')).toBe(
+      '/home/me/Calibre Library/Victor Hugo/Les Miserables (1)/x.epub',
+    );
+    expect(pathInLibrary('/srv/books/novel.epub', '1')).toBe('/srv/books/novel.epub');
+    expect(pathInLibrary('epub', '1')).toBe('epub');
+  });
+});
+
+describe('identifiers as matched', () => {
+  it('keep letters and digits of the value, folded, in lower case', () => {
+    expect(identifierKey('isbn:978-0-14-044913-6')).toBe('9780140449136');
+    expect(identifierKey('mobi-asin:B00X YZ')).toBe('b00xyz');
+    expect(identifierKey('')).toBe('');
+    expect(typedIdentifier('978-0-14,044913 6')).toBe('9780140449136');
+    expect(typedIdentifier('9'.repeat(65))).toBe('');
+  });
+
+  it('are asked for only when there are words to search', () => {
+    const query = { fields: ['title' as const], format: '' as const, from: 0, size: 10 };
+    expect(catalogueQuery({ ...query, keys: '978-0-14-044913-6' }).identifier).toBe('9780140449136');
+    expect(catalogueQuery({ ...query, keys: ' , ' }).identifier).toBe('');
+  });
+});
