@@ -70,8 +70,7 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }
       const file = await request.file();
       if (!file) throw new AppError(400, 'No bookmarks file: send it in the field "file"');
       if (file.fieldname !== 'file') throw new AppError(400, `Unknown file field "${file.fieldname}"`);
-      const content = await file.toBuffer();
-      return bookmarks.import(request.user.uid, content.toString('utf8'));
+      return bookmarks.import(request.user.uid, await file.toBuffer());
     },
   );
 

@@ -1,8 +1,9 @@
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import {
   BOOKMARK_SEARCH_FIELDS,
   type Bookmark,
-  BookmarkInput,
+  type BookmarkInput,
   type BookmarkImportReply,
   type BookmarkListQuery,
   type BookmarkPage,
@@ -15,6 +16,8 @@ import {
 import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
 import { searchTerms } from '../search/search-text.ts';
+import { fileEntryOutcome } from './bookmark-file-entry.ts';
+import { bookmarkFileText } from './bookmark-file-text.ts';
 import type { BookmarkIndex, IndexQuery, IndexResult } from './bookmark-index.ts';
 import { type BookmarkRow, fromRow } from './bookmark-row.ts';
 import type { BookmarksStore, NewBookmark } from './bookmarks.store.ts';
@@ -23,7 +26,7 @@ import { readNetscapeFile } from './netscape-file-reader.ts';
 import { writeNetscapeFile } from './netscape-file-writer.ts';
 import { timeRange } from './time-range.ts';
 
-const REPORTED_ERRORS = 100;
+const REPORTED_LINES = 100;
 /** Searches remembered, all users together; a few MB at most. */
 const CACHED_SEARCHES = 2000;
 /** Index entries written per transaction during an import. */
@@ -32,8 +35,9 @@ const INDEX_BATCH = 500;
 const duplicateLink = () => new AppError(409, 'link: you already have a bookmark for this link');
 const indexed = (row: BookmarkRow): Bookmark => ({ ...fromRow(row), indexed: true });
 
-function isHttp(link: string): boolean {
-  return /^https?:\/\//i.test(link);
+/** Adds a line's message to a reply's list, which keeps the first hundred. */
+function report(list: BookmarkImportReply['errors'], line: number, message: string) {
+  if (list.length < REPORTED_LINES) list.push({ line, message });
 }
 
 export function createBookmarksService({ store, index, clock }: { store: BookmarksStore; index: BookmarkIndex; clock: Clock }) {
@@ -126,34 +130,36 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
     },
 
     /**
-     * Adds the file's http(s) links that the owner does not have yet, and indexes them. Other
-     * links (javascript:, place:, file:) and repeats are skipped; invalid ones reported by line.
+     * Adds the file's http(s) links that the owner does not have yet, and indexes them, a slice of
+     * the file at a time, each in its own transaction, yielding to other requests between slices.
      */
-    async import(ownerId: string, file: string): Promise<BookmarkImportReply> {
+    async import(ownerId: string, file: Uint8Array): Promise<BookmarkImportReply> {
       const now = clock.now();
-      const reply: BookmarkImportReply = { imported: 0, skipped: 0, errors: [] };
-      const accepted: NewBookmark[] = [];
-      for (const entry of readNetscapeFile(file)) {
-        if (!isHttp(entry.link)) {
-          reply.skipped++;
-          continue;
+      const reply: BookmarkImportReply = { imported: 0, skipped: 0, errors: [], shortened: 0, undated: 0, warnings: [], cut_short: false };
+      const reading = readNetscapeFile(bookmarkFileText(file));
+      for (let step = reading.next(); ; step = reading.next()) {
+        if (step.done) {
+          reply.cut_short = step.value.cutShort;
+          return reply;
         }
-        const parsed = BookmarkInput.safeParse({ title: entry.title || entry.link, link: entry.link, tags: entry.tags, note: entry.note });
-        if (!parsed.success) {
-          if (reply.errors.length < REPORTED_ERRORS) {
-            const message = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-            reply.errors.push({ line: entry.line, message });
+        const accepted: NewBookmark[] = [];
+        for (const entry of step.value) {
+          const outcome = fileEntryOutcome(entry, now);
+          if (outcome.kind === 'skipped') reply.skipped++;
+          else if (outcome.kind === 'invalid') report(reply.errors, entry.line, outcome.message);
+          else {
+            accepted.push(outcome.bookmark);
+            if (outcome.shortened) reply.shortened++;
+            if (outcome.undated) reply.undated++;
+            for (const warning of outcome.warnings) report(reply.warnings, entry.line, warning);
           }
-          continue;
         }
-        const createDate = entry.added ?? now;
-        accepted.push({ ...parsed.data, createDate, updateDate: entry.modified ?? createDate });
+        const rows = await store.insertMany(ownerId, accepted);
+        for (let start = 0; start < rows.length; start += INDEX_BATCH) await index.put(ownerId, rows.slice(start, start + INDEX_BATCH));
+        reply.imported += rows.length;
+        reply.skipped += accepted.length - rows.length;
+        await yieldToOthers();
       }
-      const rows = await store.insertMany(ownerId, accepted);
-      for (let start = 0; start < rows.length; start += INDEX_BATCH) await index.put(ownerId, rows.slice(start, start + INDEX_BATCH));
-      reply.imported = rows.length;
-      reply.skipped += accepted.length - rows.length;
-      return reply;
     },
 
     export(ownerId: string): AsyncIterable<string> {
