@@ -20,7 +20,7 @@ export type FileBookmark = {
 export type FileEnd = { cutShort: boolean };
 
 /** Text handed to the parser at a time; the caller may yield to other work between two. */
-const SLICE_LENGTH = 256 * 1024;
+const SLICE_LENGTH = 64 * 1024;
 
 /** The browsers' root folders hold everything; they are not topics, so they give no tag. */
 const ROOT_FOLDER_MARKS = ['personal_toolbar_folder', 'unfiled_bookmarks_folder'];
