@@ -38,10 +38,13 @@ const link = z
   .min(1, 'link is required')
   .max(BOOKMARK_LIMITS.link, `must be at most ${BOOKMARK_LIMITS.link} characters`)
   .refine(isHttpUrl, 'must be an http or https URL');
-/** A list, each tag trimmed, or tags text split as spec §5 says. */
+/**
+ * Tags text split as spec §5 says, or a list whose tags are kept whole (trimmed, empty ones and
+ * repeats dropped): a tag may hold spaces and commas, as a browser folder's name does.
+ */
 const tags = z
   .union([z.string(), z.array(z.string())], { error: 'must be a list of tags or a text' })
-  .transform((value) => (typeof value === 'string' ? splitTags(value) : splitTags(value.join(','))))
+  .transform((value) => (typeof value === 'string' ? splitTags(value) : [...new Set(value.map((tag) => tag.trim()).filter(Boolean))]))
   .pipe(
     z
       .array(z.string().max(BOOKMARK_LIMITS.tag, `each tag must be at most ${BOOKMARK_LIMITS.tag} characters`))
@@ -161,10 +164,22 @@ export const BookmarkSearchResult = z.object({
 });
 export type BookmarkSearchResult = z.infer<typeof BookmarkSearchResult>;
 
+const LineMessage = z.object({ line: z.number().int().positive(), message: z.string() });
+
 /** `POST /bookmarks/import` reply. */
 export const BookmarkImportReply = z.object({
   imported: z.number().int().nonnegative(),
+  /** Links that are not http(s), and links the user has or the file repeats. */
   skipped: z.number().int().nonnegative(),
-  errors: z.array(z.object({ line: z.number().int().positive(), message: z.string() })),
+  /** Links that could not be kept (the first 100). */
+  errors: z.array(LineMessage),
+  /** Bookmarks kept with a field cut to its limit. */
+  shortened: z.number().int().nonnegative(),
+  /** Bookmarks whose file gives no readable date: they are dated at the import. */
+  undated: z.number().int().nonnegative(),
+  /** What was shortened or dated at the import, by line (the first 100). */
+  warnings: z.array(LineMessage),
+  /** The file ended inside its list (a download cut short): what it held was imported. */
+  cut_short: z.boolean(),
 });
 export type BookmarkImportReply = z.infer<typeof BookmarkImportReply>;

@@ -1,13 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BookmarkImportReply } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
-import { multipart } from '../test/multipart.ts';
+import { bookmarkFixture, bookmarksByLink as byLink, importBookmarks, uploadBookmarks } from '../test/bookmark-import.ts';
 import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
 import { type BookmarksClient, bookmarksClient } from './bookmarks.test-client.ts';
 
-const FIREFOX_FILE = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/firefox-bookmarks.html'));
+const FIREFOX_FILE = bookmarkFixture('firefox-bookmarks.html');
+const clean = { errors: [], shortened: 0, undated: 0, warnings: [], cut_short: false };
 
 /** What Chrome writes, with a `<DD>` note that Firefox no longer exports. */
 const CHROME_STYLE_FILE = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
@@ -40,20 +38,11 @@ describe.each(testDialects)('bookmark import and export on %s', (dialect) => {
     };
   });
 
-  const upload = (client: BookmarksClient, file: Buffer | string) => {
-    const body = multipart([['file', file, 'bookmarks.html']]);
-    return t.app.inject({ method: 'POST', url: '/bookmarks/import', payload: body.payload, headers: { ...body.headers, ...client.headers } });
-  };
-  const imported = async (client: BookmarksClient, file: Buffer | string) => {
-    const response = await upload(client, file);
-    expect(response.statusCode, response.body).toBe(200);
-    return BookmarkImportReply.parse(response.json());
-  };
-  const byLink = async (client: BookmarksClient) =>
-    new Map((await client.list({ pageSize: '100' })).items.map((item) => [item.link, item]));
+  const upload = (client: BookmarksClient, file: Buffer | string) => uploadBookmarks(t.app, client, file);
+  const imported = (client: BookmarksClient, file: Buffer | string) => importBookmarks(t.app, client, file);
 
   it('imports a file Firefox wrote: http(s) links once each, folders and TAGS as tags, its dates', async () => {
-    expect(await imported(alice, FIREFOX_FILE)).toEqual({ imported: 8, skipped: 3, errors: [] });
+    expect(await imported(alice, FIREFOX_FILE)).toEqual({ imported: 8, skipped: 3, ...clean });
     const saved = await byLink(alice);
     expect(saved.get('https://developer.mozilla.org/en-US/docs/Web/HTML')).toMatchObject({
       title: 'HTML: HyperText Markup Language | MDN',
@@ -79,7 +68,7 @@ describe.each(testDialects)('bookmark import and export on %s', (dialect) => {
   });
 
   it('skips the links the user already has', async () => {
-    expect(await imported(alice, FIREFOX_FILE)).toEqual({ imported: 0, skipped: 11, errors: [] });
+    expect(await imported(alice, FIREFOX_FILE)).toEqual({ imported: 0, skipped: 11, ...clean });
     expect((await byLink(alice)).size).toBe(8);
   });
 
@@ -93,8 +82,16 @@ describe.each(testDialects)('bookmark import and export on %s', (dialect) => {
     expect(saved.get('https://example.org/untitled')?.title).toBe('https://example.org/untitled');
   });
 
-  it('exports a file that imports back to the same bookmarks', async () => {
+  it('exports a file that imports back to the same bookmarks: tags with spaces and commas, line breaks, milliseconds', async () => {
     const note = await alice.create({ title: 'Noted <b>bold</b>', link: 'https://example.org/noted?a=1&b=2', tags: 'x y', note: 'a "quoted" & <tagged>\nnote' });
+    t.clock.advance(1234);
+    const folders = await alice.create({
+      title: 'In folders',
+      link: 'https://example.org/folders',
+      tags: ['public domain', 'Reading, later', 'x', 'a,b', 'last one'],
+      note: 'first line\n\n  indented line',
+    });
+    expect(folders.tags).toEqual(['public domain', 'Reading, later', 'x', 'a,b', 'last one']);
     const response = await alice.inject('GET', '/bookmarks/export');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -103,10 +100,11 @@ describe.each(testDialects)('bookmark import and export on %s', (dialect) => {
     expect(response.body).toContain('TAGS="x,y"');
 
     const carol = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
-    expect(await imported(carol, response.body)).toEqual({ imported: 9, skipped: 0, errors: [] });
+    expect(await imported(carol, response.body)).toEqual({ imported: 10, skipped: 0, ...clean });
     const strip = (items: Map<string, { id: number }>) => [...items.values()].map(({ id: _id, ...rest }) => rest);
     const original = await byLink(alice);
     expect(original.get(note.link)).toEqual(note);
+    expect(original.get(folders.link)).toEqual(folders);
     expect(strip(await byLink(carol))).toEqual(strip(original));
   });
 

@@ -62,7 +62,7 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }
         summary: 'Add the links of a browser’s bookmarks file (multipart field "file", Netscape format) and index them',
         security,
         consumes: ['multipart/form-data'],
-        response: { 200: BookmarkImportReply, 400: ErrorReply, 401: ErrorReply, 413: ErrorReply },
+        response: { 200: BookmarkImportReply, 400: ErrorReply, 401: ErrorReply, 409: ErrorReply, 413: ErrorReply, 503: ErrorReply },
       },
     },
     async (request) => {
@@ -70,8 +70,7 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }
       const file = await request.file();
       if (!file) throw new AppError(400, 'No bookmarks file: send it in the field "file"');
       if (file.fieldname !== 'file') throw new AppError(400, `Unknown file field "${file.fieldname}"`);
-      const content = await file.toBuffer();
-      return bookmarks.import(request.user.uid, content.toString('utf8'));
+      return bookmarks.import(request.user.uid, () => file.toBuffer());
     },
   );
 

@@ -1,8 +1,9 @@
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import {
   BOOKMARK_SEARCH_FIELDS,
   type Bookmark,
-  BookmarkInput,
+  type BookmarkInput,
   type BookmarkImportReply,
   type BookmarkListQuery,
   type BookmarkPage,
@@ -15,6 +16,9 @@ import {
 import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
 import { searchTerms } from '../search/search-text.ts';
+import { fileEntryOutcome } from './bookmark-file-entry.ts';
+import { createImportGate } from './import-gate.ts';
+import { bookmarkFileText } from './bookmark-file-text.ts';
 import type { BookmarkIndex, IndexQuery, IndexResult } from './bookmark-index.ts';
 import { type BookmarkRow, fromRow } from './bookmark-row.ts';
 import type { BookmarksStore, NewBookmark } from './bookmarks.store.ts';
@@ -23,23 +27,30 @@ import { readNetscapeFile } from './netscape-file-reader.ts';
 import { writeNetscapeFile } from './netscape-file-writer.ts';
 import { timeRange } from './time-range.ts';
 
-const REPORTED_ERRORS = 100;
+const REPORTED_LINES = 100;
 /** Searches remembered, all users together; a few MB at most. */
 const CACHED_SEARCHES = 2000;
-/** Index entries written per transaction during an import. */
-const INDEX_BATCH = 500;
+/**
+ * Bookmarks an import writes (then indexes) per transaction: on SQLite, whose driver does not
+ * yield, a batch is what other requests may wait for (a few ms).
+ */
+const IMPORT_BATCH = 50;
+/** Imports running at once on one server (each holds a file of up to 50 MB and its text). */
+const CONCURRENT_IMPORTS = 2;
 
 const duplicateLink = () => new AppError(409, 'link: you already have a bookmark for this link');
 const indexed = (row: BookmarkRow): Bookmark => ({ ...fromRow(row), indexed: true });
 
-function isHttp(link: string): boolean {
-  return /^https?:\/\//i.test(link);
+/** Adds a line's message to a reply's list, which keeps the first hundred. */
+function report(list: BookmarkImportReply['errors'], line: number, message: string) {
+  if (list.length < REPORTED_LINES) list.push({ line, message });
 }
 
 export function createBookmarksService({ store, index, clock }: { store: BookmarksStore; index: BookmarkIndex; clock: Clock }) {
   // A broad search counts the groups of every match, and a user's entries change only when
   // indexed: a result is kept until the owner's index version changes.
   const cache = new LRUCache<string, IndexResult>({ max: CACHED_SEARCHES });
+  const imports = createImportGate(CONCURRENT_IMPORTS);
 
   async function searchIndex(ownerId: string, query: IndexQuery): Promise<IndexResult> {
     const key = `${ownerId} ${await index.version(ownerId)} ${JSON.stringify(query)}`;
@@ -55,6 +66,40 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
     const row = await store.get(ownerId, id);
     if (!row) throw notFound('Bookmark');
     return row;
+  }
+
+  async function importFile(ownerId: string, file: Uint8Array): Promise<BookmarkImportReply> {
+    const now = clock.now();
+    const reply: BookmarkImportReply = { imported: 0, skipped: 0, errors: [], shortened: 0, undated: 0, warnings: [], cut_short: false };
+    const reading = readNetscapeFile(bookmarkFileText(file));
+    for (let step = reading.next(); ; step = reading.next()) {
+      if (step.done) {
+        reply.cut_short = step.value.cutShort;
+        return reply;
+      }
+      const accepted: NewBookmark[] = [];
+      for (const entry of step.value) {
+        const outcome = fileEntryOutcome(entry, now);
+        if (outcome.kind === 'skipped') reply.skipped++;
+        else if (outcome.kind === 'invalid') report(reply.errors, entry.line, outcome.message);
+        else {
+          accepted.push(outcome.bookmark);
+          if (outcome.shortened) reply.shortened++;
+          if (outcome.undated) reply.undated++;
+          for (const warning of outcome.warnings) report(reply.warnings, entry.line, warning);
+        }
+      }
+      for (let start = 0; start < accepted.length; start += IMPORT_BATCH) {
+        const batch = accepted.slice(start, start + IMPORT_BATCH);
+        const rows = await store.insertMany(ownerId, batch);
+        await yieldToOthers();
+        await index.put(ownerId, rows);
+        reply.imported += rows.length;
+        reply.skipped += batch.length - rows.length;
+        await yieldToOthers();
+      }
+      await yieldToOthers();
+    }
   }
 
   return {
@@ -126,34 +171,12 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
     },
 
     /**
-     * Adds the file's http(s) links that the owner does not have yet, and indexes them. Other
-     * links (javascript:, place:, file:) and repeats are skipped; invalid ones reported by line.
+     * Adds the file's http(s) links that the owner does not have yet, and indexes them, a few
+     * hundred at a time, each batch in its own transaction, yielding to other requests between
+     * batches. The file is read only once the import may start.
      */
-    async import(ownerId: string, file: string): Promise<BookmarkImportReply> {
-      const now = clock.now();
-      const reply: BookmarkImportReply = { imported: 0, skipped: 0, errors: [] };
-      const accepted: NewBookmark[] = [];
-      for (const entry of readNetscapeFile(file)) {
-        if (!isHttp(entry.link)) {
-          reply.skipped++;
-          continue;
-        }
-        const parsed = BookmarkInput.safeParse({ title: entry.title || entry.link, link: entry.link, tags: entry.tags, note: entry.note });
-        if (!parsed.success) {
-          if (reply.errors.length < REPORTED_ERRORS) {
-            const message = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-            reply.errors.push({ line: entry.line, message });
-          }
-          continue;
-        }
-        const createDate = entry.added ?? now;
-        accepted.push({ ...parsed.data, createDate, updateDate: entry.modified ?? createDate });
-      }
-      const rows = await store.insertMany(ownerId, accepted);
-      for (let start = 0; start < rows.length; start += INDEX_BATCH) await index.put(ownerId, rows.slice(start, start + INDEX_BATCH));
-      reply.imported = rows.length;
-      reply.skipped += accepted.length - rows.length;
-      return reply;
+    import(ownerId: string, readFile: () => Promise<Uint8Array>): Promise<BookmarkImportReply> {
+      return imports.run(ownerId, async () => importFile(ownerId, await readFile()));
     },
 
     export(ownerId: string): AsyncIterable<string> {

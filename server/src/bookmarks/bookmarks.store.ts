@@ -176,13 +176,16 @@ export function createBookmarksStore(db: Kysely<Database>) {
       return { host_groups: groups(hosts), tag_groups: groups(tags) };
     },
 
-    /** Every bookmark of the owner, oldest first, a page at a time (for the export). */
+    /** Every bookmark of the owner, oldest first (`create_date`, then id), a page at a time (for the export). */
     async *all(ownerId: string): AsyncIterable<BookmarkRow> {
-      for (let after = 0; ; ) {
-        const page = await selectRow(db).where('owner_id', '=', ownerId).where('id', '>', after).orderBy('id').limit(EXPORT_PAGE).execute();
+      for (let after: ListPosition | undefined; ; ) {
+        let query = selectRow(db).where('owner_id', '=', ownerId);
+        if (after) query = query.where(sql<boolean>`(create_date, id) > (${after.createDate}, ${after.id})`);
+        const page = await query.orderBy('create_date').orderBy('id').limit(EXPORT_PAGE).execute();
         yield* page;
-        if (page.length < EXPORT_PAGE) return;
-        after = Number(page[page.length - 1]!.id);
+        const last = page.at(-1);
+        if (!last || page.length < EXPORT_PAGE) return;
+        after = { createDate: Number(last.create_date), id: Number(last.id) };
       }
     },
   };

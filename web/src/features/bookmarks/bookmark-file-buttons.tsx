@@ -62,8 +62,13 @@ export function BookmarkFileButtons({ onImported }: { onImported: () => Promise<
       </div>
       {result !== null && 'reply' in result && (
         <p className="small text-success mt-2 mb-0 import-result">
-          {`imported: ${result.reply.imported}, skipped: ${result.reply.skipped}, errors: ${result.reply.errors.length}`}
+          {`imported: ${result.reply.imported}, skipped: ${result.reply.skipped}, errors: ${result.reply.errors.length}` +
+            (result.reply.shortened > 0 ? `, shortened: ${result.reply.shortened}` : '') +
+            (result.reply.undated > 0 ? `, undated: ${result.reply.undated}` : '')}
         </p>
+      )}
+      {result !== null && 'reply' in result && result.reply.cut_short && (
+        <p className="small text-warning mb-0">The file ends before its list does: it was cut short, and only what it holds was imported.</p>
       )}
       {result !== null && 'reply' in result && result.reply.errors.length > 0 && (
         <ul className="small text-danger mb-0">
