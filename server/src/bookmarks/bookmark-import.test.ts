@@ -5,7 +5,7 @@ import { BookmarkImportReply } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { multipart } from '../test/multipart.ts';
 import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
-import { type BookmarksClient, bookmarksClient } from './bookmarks.test-client.ts';
+import { type BookmarksClient, bookmarksClient } from '../test/bookmarks-client.ts';
 
 const FIREFOX_FILE = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/firefox-bookmarks.html'));
 
