@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from './logger.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createAuthService } from './auth/auth.service.ts';
 import { createIdentityProviders } from './auth/oidc/identity-providers.ts';
@@ -36,7 +36,7 @@ export type ServicesOptions = {
   config: Config;
   storage: Storage;
   clock?: Clock;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Start SQLite's search workers now (a server), or at the first search (tests and commands, which rarely search). */
   eagerSearchWorkers?: boolean;
   /** Told of each run of the notice scheduler as it starts (the tests wait for runs with it). */

@@ -1,11 +1,11 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.ts';
 import type { Job } from '../services.ts';
 import type { AuthService } from './auth.service.ts';
 
 const SESSION_PRUNE_INTERVAL_MS = 6 * 60 * 60 * 1000;
 
 /** Deletes long-expired sessions every few hours. */
-export function sessionPruningJob(auth: AuthService, log: FastifyBaseLogger): Job {
+export function sessionPruningJob(auth: AuthService, log: Logger): Job {
   let timer: NodeJS.Timeout | undefined;
   return {
     name: 'session pruning',

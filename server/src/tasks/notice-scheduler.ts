@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.ts';
 import type { Clock } from '../clock.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { composeNotice, noticeKey } from './notice-mail.ts';
@@ -23,7 +23,7 @@ type Options = {
   mailer: Mailer;
   clock: Clock;
   publicUrl: string;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Told of each run as it starts, with a promise of its end (the tests wait for runs with it). */
   onRun?: (run: Promise<void>) => void;
 };

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.ts';
 import type { Database } from '../storage/schema.ts';
 
 const CHANNEL = 'organiser_user_changed';
@@ -27,7 +27,7 @@ export function createLocalUserEvents(): UserEvents {
 export async function createPostgresUserEvents(
   db: Kysely<Database>,
   postgres: pg.PoolConfig,
-  log: FastifyBaseLogger,
+  log: Logger,
 ): Promise<UserEvents> {
   const local = localChannel();
   const listener = await listenForever(postgres, log, local.emit);
@@ -53,7 +53,7 @@ function localChannel() {
 }
 
 /** Keeps one LISTEN connection open, reconnecting after a drop, until closed. */
-async function listenForever(config: pg.PoolConfig, log: FastifyBaseLogger, onUid: (uid: string) => void) {
+async function listenForever(config: pg.PoolConfig, log: Logger, onUid: (uid: string) => void) {
   let client: pg.Client | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
