@@ -6,8 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import nodemailer from 'nodemailer';
 import { encodeCursor } from '../../server/src/tasks/page-cursor.ts';
-import { startTestSmtp } from '../../server/src/tasks/test-smtp.ts';
-import { freePort, killHard, type ServerProcess, startServerProcess } from '../../server/src/test/server-process.ts';
+import { startTestSmtp } from '../../server/src/test/test-smtp.ts';
+import { killHard, type ServerProcess, startServerProcess } from '../../server/src/test/server-process.ts';
 import { machine, median, percentile } from '../lib/measure.ts';
 import { fixedReplyServer } from '../lib/fixed-reply.ts';
 import { seedTasks } from './seed-tasks.ts';
@@ -21,19 +21,18 @@ const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = [1, 10] as const;
 const PAGE_SIZE = 5;
 
-type Server = ServerProcess & { env: Record<string, string>; dataDir: string; token: string; uid: string };
+type Server = ServerProcess & { token: string; uid: string };
 
 async function startOrganiser(extraEnv: Record<string, string>): Promise<Server> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'organiser-bench-'));
-  const env = { PORT: String(await freePort()), DATA_DIR: dataDir, ...extraEnv };
-  const server = await startServerProcess(env);
+  const server = await startServerProcess({ DATA_DIR: dataDir, ...extraEnv });
   const response = await fetch(`${server.baseUrl}/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'bench@example.org', password: 'benchmark password', displayName: 'Bench' }),
   });
   const { idToken, user } = (await response.json()) as { idToken: string; user: { uid: string } };
-  return { ...server, env, dataDir, token: idToken, uid: user.uid };
+  return { ...server, token: idToken, uid: user.uid };
 }
 
 async function stopOrganiser(server: Server) {

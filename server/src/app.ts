@@ -1,45 +1,24 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import path from 'node:path';
-import { createAuthService } from './auth/auth.service.ts';
 import { authRoutes } from './auth/auth.routes.ts';
+import { decorateRequestsWithPrincipal } from './auth/authenticate.ts';
 import { createLoginLimiter } from './auth/login-limiter.ts';
-import { createIdentityProviders } from './auth/oidc/identity-providers.ts';
-import { createOidcService } from './auth/oidc/oidc.service.ts';
 import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
-import { createProviderAccounts } from './auth/oidc/provider-accounts.ts';
-import { createSignInFlows } from './auth/oidc/sign-in-flow.ts';
-import { requireUser } from './auth/require-user.ts';
-import { loadSigningKey } from './auth/signing-key.ts';
-import { createAccessTokens } from './auth/tokens.ts';
-import { createPostgresBookmarkIndex } from './bookmarks/bookmark-index.postgres.ts';
-import { createSqliteBookmarkIndex } from './bookmarks/bookmark-index.sqlite.ts';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
-import { createBookmarksService } from './bookmarks/bookmarks.service.ts';
-import { createBookmarksStore } from './bookmarks/bookmarks.store.ts';
 import { booksRoutes } from './books/books.routes.ts';
-import { createBooksService } from './books/books.service.ts';
-import { createPostgresCatalogue } from './books/catalogue.postgres.ts';
-import { createSqliteCatalogue } from './books/catalogue.sqlite.ts';
-import { type Clock, systemClock } from './clock.ts';
+import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { installErrorHandler } from './errors.ts';
+import { createApiPaths } from './http/api-paths.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerWebClient } from './http/web-client.ts';
+import { createServices, type ServicesOptions } from './services.ts';
 import type { Storage } from './storage/database.ts';
-import { outboxMailer, smtpMailer } from './tasks/mailer.ts';
-import { createNoticeScheduler, type NoticeScheduler } from './tasks/notice-scheduler.ts';
-import { createNoticesStore } from './tasks/notices.store.ts';
 import { tasksRoutes } from './tasks/tasks.routes.ts';
-import { createTasksService } from './tasks/tasks.service.ts';
-import { createTasksStore } from './tasks/tasks.store.ts';
-import { createUserEvents } from './users/user-events.ts';
 import { usersRoutes } from './users/users.routes.ts';
-import { createUsersService } from './users/users.service.ts';
-import { createUsersStore } from './users/users.store.ts';
 
 export type AppOptions = {
   config: Config;
@@ -49,25 +28,21 @@ export type AppOptions = {
   webDist?: string;
   /** Start SQLite's search workers with the app (true), or at its first search (tests, which rarely search). */
   startSearchWorkers?: boolean;
+  onNoticeRun?: ServicesOptions['onNoticeRun'];
 };
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Sends task notices; it starts when the app is ready and stops when it closes. */
-    noticeScheduler: NoticeScheduler;
-  }
-}
-
-const SESSION_PRUNE_INTERVAL_MS = 6 * 60 * 60 * 1000;
-
-/** Builds the whole server; `main.ts` listens with it and tests inject into it. */
+/**
+ * The HTTP server: plugins and routes over the services (services.ts), whose jobs start when it
+ * is ready and stop when it closes. `main.ts` listens with it and tests inject into it.
+ */
 export async function buildApp({
   config,
   storage,
-  clock = systemClock,
+  clock,
   logger = false,
   webDist,
   startSearchWorkers = true,
+  onNoticeRun,
 }: AppOptions) {
   const app = Fastify({
     logger,
@@ -82,80 +57,36 @@ export async function buildApp({
   await registerSecurityHeaders(app);
   await registerOpenApi(app);
   await app.register(cookie);
+  decorateRequestsWithPrincipal(app);
 
-  const signingKey = await loadSigningKey(storage.db, config.jwtSecret);
-  const tokens = createAccessTokens(signingKey, clock);
-  const auth = createAuthService({
-    db: storage.db,
+  const services = await createServices({
+    config,
+    storage,
     clock,
-    tokens,
-    adminEmails: config.adminEmails,
-    allowSignup: config.allowSignup,
-    sessionDays: config.sessionDays,
-  });
-  const events = await createUserEvents(storage, app.log);
-  const usersStore = createUsersStore(storage.db);
-  const users = createUsersService({ users: usersStore, events, clock });
-  const noticeScheduler = createNoticeScheduler({
-    notices: createNoticesStore(storage.db, storage.dialect),
-    mailer: config.smtpUrl
-      ? smtpMailer(config.smtpUrl, config.mailFrom)
-      : outboxMailer(path.join(config.dataDir, 'outbox'), config.mailFrom),
-    clock,
-    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
     log: app.log,
+    eagerSearchWorkers: startSearchWorkers,
+    onNoticeRun,
   });
-  app.decorate('noticeScheduler', noticeScheduler);
-  const tasks = createTasksService({
-    tasks: createTasksStore(storage.db),
-    clock,
-    zoneOf: async (ownerId) => (await usersStore.findById(ownerId))?.timezone ?? 'UTC',
-    onScheduleChange: noticeScheduler.poke,
+  app.addHook('onReady', async () => {
+    for (const job of services.jobs) job.start();
   });
-  const bookmarks = createBookmarksService({
-    store: createBookmarksStore(storage.db),
-    index: storage.dialect === 'sqlite' ? createSqliteBookmarkIndex(storage.db) : createPostgresBookmarkIndex(storage.db),
-    clock,
-  });
+  app.addHook('onClose', () => services.close());
 
-  await app.register(healthRoutes, { storage });
-  await app.register(authRoutes, { auth, limiter: createLoginLimiter(), config });
-  const oidc = createOidcService({
-    providers: createIdentityProviders(config),
-    flows: createSignInFlows(signingKey, clock),
-    accounts: createProviderAccounts({ db: storage.db, clock, allowSignup: config.allowSignup }),
-    auth,
-    events,
+  const { authenticator } = services;
+  const apiPaths = createApiPaths();
+  await app.register(async (api) => {
+    apiPaths.learnFrom(api);
+    await api.register(healthRoutes, { storage });
+    await api.register(authRoutes, { auth: services.auth, accounts: services.accounts, limiter: createLoginLimiter(), config });
+    await api.register(oidcRoutes, { oidc: services.oidc, config });
+    await api.register(async (signedIn) => {
+      signedIn.addHook('onRequest', authenticator.requireUser);
+      await signedIn.register(usersRoutes, { users: services.users });
+      await signedIn.register(bookmarksRoutes, { bookmarks: services.bookmarks });
+      await signedIn.register(tasksRoutes, { tasks: services.tasks });
+    });
+    await api.register(booksRoutes, { books: services.books, authenticator, maxUploadMb: config.maxUploadMb });
   });
-  await app.register(oidcRoutes, { oidc, config });
-  app.decorateRequest('user', null as never);
-  await app.register(async (signedIn) => {
-    signedIn.addHook('onRequest', requireUser(tokens));
-    await signedIn.register(usersRoutes, { users });
-    await signedIn.register(bookmarksRoutes, { bookmarks });
-    await signedIn.register(tasksRoutes, { tasks });
-  });
-  const catalogue = storage.sqliteFile
-    ? createSqliteCatalogue(storage.db, storage.sqliteFile, { eager: startSearchWorkers })
-    : createPostgresCatalogue(storage.db);
-  await app.register(booksRoutes, {
-    books: createBooksService({ catalogue, tmpDir: path.join(config.dataDir, 'tmp') }),
-    tokens,
-    apiKey: config.booksApiKey,
-    maxUploadMb: config.maxUploadMb,
-  });
-  await registerWebClient(app, webDist);
-
-  const prune = setInterval(() => {
-    auth.pruneSessions().catch((error: unknown) => app.log.warn({ err: error }, 'pruning sessions failed'));
-  }, SESSION_PRUNE_INTERVAL_MS);
-  prune.unref();
-  app.addHook('onReady', async () => noticeScheduler.start());
-  app.addHook('onClose', async () => {
-    await noticeScheduler.stop();
-    clearInterval(prune);
-    await events.close();
-    await catalogue.close();
-  });
+  await registerWebClient(app, { distDir: webDist, isApiPath: apiPaths.has });
   return app;
 }

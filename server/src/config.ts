@@ -50,26 +50,42 @@ const Environment = z.object({
   MAIL_FROM: z.string().min(3).max(300).default('Organiser <organiser@localhost>'),
 });
 
-export type Config = {
-  port: number;
-  host: string;
-  dataDir: string;
-  databaseUrl: string | undefined;
-  publicUrl: string | undefined;
-  jwtSecret: string | undefined;
-  sessionDays: number;
-  adminEmails: string[];
-  booksApiKey: string | undefined;
-  maxUploadMb: number;
-  allowSignup: boolean;
-  trustProxy: boolean;
-  logLevel: string;
-  google: { issuer: string; clientId: string; clientSecret: string } | undefined;
-  oidc: { issuer: string; clientId: string; clientSecret: string; name: string } | undefined;
-  /** Where notices go; without it they are kept in the outbox (`DATA_DIR/outbox`). */
-  smtpUrl: string | undefined;
-  mailFrom: string;
-};
+/** The typed configuration the server runs with; its type is this schema's output. */
+const ConfigSchema = Environment.superRefine((e, context) => {
+  if (e.OIDC_ISSUER && !(e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET)) {
+    context.addIssue({ code: 'custom', message: 'OIDC_ISSUER is set: OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are required too' });
+  }
+  if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
+    context.addIssue({ code: 'custom', message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together' });
+  }
+}).transform((e) => ({
+  port: e.PORT,
+  host: e.HOST,
+  dataDir: path.resolve(e.DATA_DIR),
+  databaseUrl: e.DATABASE_URL,
+  publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+  jwtSecret: e.JWT_SECRET,
+  sessionDays: e.SESSION_DAYS,
+  adminEmails: e.ADMIN_EMAILS,
+  booksApiKey: e.BOOKS_API_KEY,
+  maxUploadMb: e.MAX_UPLOAD_MB,
+  allowSignup: e.ALLOW_SIGNUP,
+  trustProxy: e.TRUST_PROXY,
+  logLevel: e.LOG_LEVEL,
+  google:
+    e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+      ? { issuer: e.GOOGLE_ISSUER, clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
+      : undefined,
+  oidc:
+    e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+      ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }
+      : undefined,
+  /** Where mail goes; without it, it is kept in the outbox (`DATA_DIR/outbox`). */
+  smtpUrl: e.SMTP_URL,
+  mailFrom: e.MAIL_FROM,
+}));
+
+export type Config = z.output<typeof ConfigSchema>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -78,44 +94,15 @@ export class ConfigError extends Error {
 /** Reads the environment once; a bad value stops start with every problem listed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const parsed = Environment.safeParse(present);
+  const parsed = ConfigSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
+      // Issues of one variable name it; those of several together say which in their message.
+      if (issue.path.length === 0) return `  ${issue.message}`;
       const name = String(issue.path[0]);
       return `  ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  const e = parsed.data;
-  if (e.OIDC_ISSUER && !(e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET)) {
-    throw new ConfigError('Invalid configuration:\n  OIDC_ISSUER is set: OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are required too');
-  }
-  if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
-    throw new ConfigError('Invalid configuration:\n  GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together');
-  }
-  return {
-    port: e.PORT,
-    host: e.HOST,
-    dataDir: path.resolve(e.DATA_DIR),
-    databaseUrl: e.DATABASE_URL,
-    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
-    jwtSecret: e.JWT_SECRET,
-    sessionDays: e.SESSION_DAYS,
-    adminEmails: e.ADMIN_EMAILS,
-    booksApiKey: e.BOOKS_API_KEY,
-    maxUploadMb: e.MAX_UPLOAD_MB,
-    allowSignup: e.ALLOW_SIGNUP,
-    trustProxy: e.TRUST_PROXY,
-    logLevel: e.LOG_LEVEL,
-    google:
-      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
-        ? { issuer: e.GOOGLE_ISSUER, clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
-        : undefined,
-    oidc:
-      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
-        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, name: e.OIDC_NAME }
-        : undefined,
-    smtpUrl: e.SMTP_URL,
-    mailFrom: e.MAIL_FROM,
-  };
+  return parsed.data;
 }

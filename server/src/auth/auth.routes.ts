@@ -5,19 +5,21 @@ import { AuthReply, LoginBody, Providers, RegisterBody } from '../../../contract
 import { ErrorReply } from '../../../contract/errors.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
+import type { AccountsService } from '../users/accounts.service.ts';
 import type { AuthService, SignedIn } from './auth.service.ts';
 import type { LoginLimiter } from './login-limiter.ts';
 import { clearRefreshCookie, REFRESH_COOKIE, setRefreshCookie } from './refresh-cookie.ts';
 
 type Options = {
   auth: AuthService;
+  accounts: AccountsService;
   limiter: LoginLimiter;
   config: Pick<Config, 'sessionDays' | 'google' | 'oidc'>;
 };
 
 const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: ErrorReply, 429: ErrorReply };
 
-export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, limiter, config }) => {
+export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accounts, limiter, config }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   function sendSignedIn(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) {
@@ -30,7 +32,7 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, limit
     { schema: { tags: ['auth'], summary: 'Sign-in methods on offer', response: { 200: Providers } } },
     async () => ({
       local: true,
-      ...(await auth.signupState()),
+      ...(await accounts.signupState()),
       google: config.google !== undefined,
       oidc: config.oidc?.name ?? null,
     }),

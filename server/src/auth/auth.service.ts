@@ -4,6 +4,7 @@ import type { AuthReply, LoginBody, RegisterBody } from '../../../contract/auth.
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
 import type { Database } from '../storage/schema.ts';
+import type { AccountsService } from '../users/accounts.service.ts';
 import { createUsersStore, type UserRow } from '../users/users.store.ts';
 import { decoyHashPromise, hashPassword, verifyPassword } from './passwords.ts';
 import { createSessionsStore } from './sessions.store.ts';
@@ -21,14 +22,13 @@ type Dependencies = {
   db: Kysely<Database>;
   clock: Clock;
   tokens: AccessTokens;
-  adminEmails: string[];
-  allowSignup: boolean;
+  accounts: AccountsService;
   sessionDays: number;
 };
 
 const WRONG_CREDENTIALS = 'Wrong e-mail or password';
 
-export function createAuthService({ db, clock, tokens, adminEmails, allowSignup, sessionDays }: Dependencies) {
+export function createAuthService({ db, clock, tokens, accounts, sessionDays }: Dependencies) {
   const users = createUsersStore(db);
   const sessions = createSessionsStore(db);
   const sessionMs = sessionDays * 24 * 60 * 60 * 1000;
@@ -50,42 +50,15 @@ export function createAuthService({ db, clock, tokens, adminEmails, allowSignup,
       uid: user.id,
       email: user.email,
       displayName: user.display_name,
-      admin: user.is_admin === 1 || adminEmails.includes(user.email),
+      admin: accounts.isAdmin(user),
     };
     return { reply: { idToken: await tokens.sign(authUser), user: authUser }, refreshToken: token };
   }
 
   return {
-    /** Sign-up is open while no account exists (the first becomes admin), later only with ALLOW_SIGNUP. */
-    async signupState(): Promise<{ signup: boolean; setup: boolean }> {
-      const setup = (await users.count()) === 0;
-      return { signup: setup || allowSignup, setup };
-    },
-
     async register(body: RegisterBody): Promise<SignedIn> {
       const passwordHash = await hashPassword(body.password);
-      const now = clock.now();
-      const user = await db.transaction().execute(async (trx) => {
-        const inTransaction = createUsersStore(trx);
-        const existing = await inTransaction.count();
-        if (existing > 0 && !allowSignup) throw new AppError(403, 'Sign-up is closed on this installation');
-        if (await inTransaction.findByEmail(body.email)) {
-          throw new AppError(409, 'An account with this e-mail already exists');
-        }
-        const row: UserRow = {
-          id: randomUUID(),
-          email: body.email,
-          display_name: body.displayName,
-          photo: null,
-          password_hash: passwordHash,
-          timezone: null,
-          is_admin: existing === 0 ? 1 : 0,
-          created_at: now,
-          updated_at: now,
-        };
-        await inTransaction.insert(row);
-        return row;
-      });
+      const user = await accounts.create({ email: body.email, displayName: body.displayName, photo: null, passwordHash });
       return issue(user, randomUUID());
     },
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { bookmarkFixture, bookmarksByLink, importBookmarks, uploadBookmarks } from '../test/bookmark-import.ts';
 import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
-import { bookmarksClient } from './bookmarks.test-client.ts';
+import { bookmarksClient } from '../test/bookmarks-client.ts';
 
 const at = (seconds: number) => new Date(seconds * 1000).toISOString();
 const clean = { errors: [], shortened: 0, undated: 0, warnings: [], cut_short: false };

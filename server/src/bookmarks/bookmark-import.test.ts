@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { bookmarkFixture, bookmarksByLink as byLink, importBookmarks, uploadBookmarks } from '../test/bookmark-import.ts';
 import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
-import { type BookmarksClient, bookmarksClient } from './bookmarks.test-client.ts';
+import { type BookmarksClient, bookmarksClient } from '../test/bookmarks-client.ts';
 
 const FIREFOX_FILE = bookmarkFixture('firefox-bookmarks.html');
 const clean = { errors: [], shortened: 0, undated: 0, warnings: [], cut_short: false };

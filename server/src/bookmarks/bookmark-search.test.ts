@@ -3,7 +3,7 @@ import { Bookmark } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { FOLDING_EXAMPLES } from '../search/folding-examples.ts';
 import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
-import { type BookmarksClient, bookmarksClient } from './bookmarks.test-client.ts';
+import { type BookmarksClient, bookmarksClient } from '../test/bookmarks-client.ts';
 
 const MINUTE = 60 * 1000;
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Bookmark, NO_MORE_RESULTS } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
-import { type BookmarksClient, bookmarksClient } from './bookmarks.test-client.ts';
+import { type BookmarksClient, bookmarksClient } from '../test/bookmarks-client.ts';
 
 // Bearer tokens last 15 minutes of the test clock: a whole file moves it by a few minutes only.
 const MINUTE = 60 * 1000;

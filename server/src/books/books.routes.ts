@@ -4,9 +4,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Book, BookIdParams, BookQuery, BookResults, IndexMode, IndexUploadReply } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
+import type { Authenticator } from '../auth/authenticate.ts';
 import { AppError } from '../errors.ts';
-import type { AccessTokens } from '../auth/tokens.ts';
-import { requireReader } from './require-reader.ts';
 import type { BooksService } from './books.service.ts';
 
 /**
@@ -21,12 +20,12 @@ function failWhenTruncated(file: Readable & { truncated: boolean }, maxUploadMb:
   return Readable.from(guarded(), { objectMode: false });
 }
 
-type Options = { books: BooksService; tokens: AccessTokens; apiKey: string | undefined; maxUploadMb: number };
+type Options = { books: BooksService; authenticator: Authenticator; maxUploadMb: number };
 
-export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, tokens, apiKey, maxUploadMb }) => {
+export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, authenticator, maxUploadMb }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const security: Array<Record<string, string[]>> = [{ bearer: [] }, { apiKey: [] }];
-  app.addHook('onRequest', requireReader(tokens, apiKey));
+  app.addHook('onRequest', authenticator.requireReader);
   await app.register(multipart, {
     limits: { fileSize: maxUploadMb * 1024 * 1024, files: 1, fields: 4, parts: 5 },
   });
@@ -86,6 +85,7 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, tok
   routes.post(
     '/api/books/index',
     {
+      onRequest: authenticator.requireAdmin('load the catalogue'),
       schema: {
         tags: ['books'],
         summary: 'Load an index file (multipart: name = update | replace, then file); admins only',
@@ -95,7 +95,6 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, tok
       },
     },
     async (request) => {
-      if (!request.user?.admin) throw new AppError(403, 'Only administrators may load the catalogue');
       if (!request.isMultipart()) throw new AppError(400, 'Send the index file as multipart/form-data');
       let mode: 'update' | 'replace' = 'update';
       for await (const part of request.parts()) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createPostgresBookmarkIndex } from '../bookmarks/bookmark-index.postgres.ts';
 import { createSqliteBookmarkIndex } from '../bookmarks/bookmark-index.sqlite.ts';
 import { migrate, openStorage } from '../storage/database.ts';
-import { migrationProvider } from '../storage/migrations.ts';
+import { migrationProvider } from '../storage/migration-provider.ts';
 import { createTestDatabase, testDialects } from '../test/test-app.ts';
 import { catalogueQuery } from './catalogue.ts';
 import { createPostgresCatalogue } from './catalogue.postgres.ts';

@@ -6,11 +6,14 @@ import { AppError } from '../errors.ts';
 
 export const WEB_DIST = path.resolve(import.meta.dirname, '../../../web/dist');
 
-/** Paths the API owns; everything else is a client route served by index.html. */
-const API_PATH = /^\/(api|auth|schedule|bookmarks)(\/|\?|$)/;
+type Options = {
+  distDir?: string | undefined;
+  /** Paths the API owns; every other GET is a client route served by index.html. */
+  isApiPath(url: string): boolean;
+};
 
 /** Serves the built client and answers client routes (/book, /task/…) with its index.html. */
-export async function registerWebClient(app: FastifyInstance, distDir = WEB_DIST) {
+export async function registerWebClient(app: FastifyInstance, { distDir = WEB_DIST, isApiPath }: Options) {
   const built = fs.existsSync(path.join(distDir, 'index.html'));
   if (built) {
     await app.register(fastifyStatic, {
@@ -25,7 +28,7 @@ export async function registerWebClient(app: FastifyInstance, distDir = WEB_DIST
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !API_PATH.test(request.url);
+    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url);
     if (!isPage) throw new AppError(404, `Route ${request.method} ${request.url.split('?')[0]} not found`);
     if (!built) throw new AppError(503, 'The web client is not built: run npm run build');
     return reply.header('cache-control', 'no-cache').sendFile('index.html');

@@ -2,21 +2,27 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
-import { migrationProvider } from './migrations.ts';
+import { migrationProvider } from './migration-provider.ts';
 import { nodeSqliteDatabase } from './node-sqlite.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
-export type Storage = {
-  db: Kysely<Database>;
-  dialect: Dialect;
-  /** A pool config for code that needs its own PostgreSQL connection (LISTEN). */
-  postgres: pg.PoolConfig | undefined;
-  /** The SQLite file, for code that needs a connection of its own (a long import beside readers). */
-  sqliteFile: string | undefined;
-  close(): Promise<void>;
-};
+/** The open database; `dialect` is the one fact that picks each feature's database code (services.ts). */
+export type Storage = { db: Kysely<Database>; close(): Promise<void> } & (
+  | {
+      dialect: 'sqlite';
+      /** The SQLite file, for code that needs a connection of its own (a long import beside readers). */
+      sqliteFile: string;
+      postgres: undefined;
+    }
+  | {
+      dialect: 'postgres';
+      sqliteFile: undefined;
+      /** A pool config for code that needs its own PostgreSQL connection (LISTEN). */
+      postgres: pg.PoolConfig;
+    }
+);
 
 export type StorageOptions = {
   dataDir: string;

@@ -2,7 +2,7 @@ import { Migrator, sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, openTestStorage, testDialects } from '../test/test-app.ts';
 import { migrate, openStorage, type Storage } from './database.ts';
-import { migrationProvider } from './migrations.ts';
+import { migrationProvider } from './migration-provider.ts';
 
 describe.each(testDialects)('storage on %s', (dialect) => {
   let storage: Storage;

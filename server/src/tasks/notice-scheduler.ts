@@ -1,6 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.ts';
 import type { Clock } from '../clock.ts';
-import type { Mailer } from './mailer.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import { composeNotice, noticeKey } from './notice-mail.ts';
 import { repeatNotice } from './notice-times.ts';
 import type { Claim, DueTask, NoticeRow, NoticesStore, SendOutcome } from './notices.store.ts';
@@ -18,7 +18,15 @@ const FIRST_RETRY_MS = 60_000;
 const MAX_RETRY_MS = 60 * 60_000;
 const MAX_SEND_ATTEMPTS = 12;
 
-type Options = { notices: NoticesStore; mailer: Mailer; clock: Clock; publicUrl: string; log: FastifyBaseLogger };
+type Options = {
+  notices: NoticesStore;
+  mailer: Mailer;
+  clock: Clock;
+  publicUrl: string;
+  log: Logger;
+  /** Told of each run as it starts, with a promise of its end (the tests wait for runs with it). */
+  onRun?: (run: Promise<void>) => void;
+};
 
 /** Backoff: 1, 2, 4 … minutes, at most an hour; null once the attempts run out. */
 function retryDelay(attempts: number): number | null {
@@ -32,7 +40,7 @@ function retryDelay(attempts: number): number | null {
  * sends what is recorded and unsent. Whatever a crash interrupts is still recorded, and goes out
  * at the next start.
  */
-export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log }: Options) {
+export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log, onRun }: Options) {
   let cancelWake: (() => void) | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -112,6 +120,7 @@ export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log }
           sleepUntil(wakeAt);
         }
       });
+    onRun?.(running);
   }
 
   return {
@@ -121,10 +130,6 @@ export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log }
     },
     /** Something changed that may move a notice: look again now. */
     poke: kick,
-    /** Resolves once no run is under way (tests step the clock with it). */
-    async settled(): Promise<void> {
-      while (running) await running;
-    },
     async stop(): Promise<void> {
       stopped = true;
       cancelWake?.();

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { freePort, killHard, startServerProcess as startServer } from '../test/server-process.ts';
 import { createTestDatabase, testDialects } from '../test/test-app.ts';
-import { startTestSmtp } from './test-smtp.ts';
+import { startTestSmtp } from '../test/test-smtp.ts';
 
 const TASKS = 150;
 const ACCEPTED_BEFORE_CRASH = 40;

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { manualClock } from '../clock.ts';
+import { manualClock } from '../test/manual-clock.ts';
 import { bearer, buildTestApp, createTestDatabase, registerUser, testDialects } from '../test/test-app.ts';
-import { startTestSmtp } from './test-smtp.ts';
+import { startTestSmtp } from '../test/test-smtp.ts';
 
 const TASKS = 400;
 
@@ -33,7 +33,7 @@ describe.runIf(testDialects.includes('postgres'))('two server instances on one P
       // Both wake at the same moment and race for the same rows.
       first.clock.advance(3_600_000);
       second.clock.advance(3_600_000);
-      await Promise.all([first.app.noticeScheduler.settled(), second.app.noticeScheduler.settled()]);
+      await Promise.all([first.settled(), second.settled()]);
       await smtp.waitFor(TASKS, 30_000);
 
       expect(smtp.received).toHaveLength(TASKS);

@@ -1,5 +1,4 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Dialect } from '../storage/database.ts';
 import type { Database, TaskNoticesTable } from '../storage/schema.ts';
 import type { TaskRow } from './tasks.store.ts';
 
@@ -16,12 +15,11 @@ export type Claim = {
 export type SendOutcome = { sent: true; at: number } | { sent: false; error: string; retryAt: number | null };
 
 /**
- * The notice outbox. PostgreSQL locks the rows it works on with FOR UPDATE SKIP LOCKED, so that
- * several server instances share the work and none takes a row another holds; SQLite has one
- * server and one writer, so its reads need no lock.
+ * The notice outbox. With `locking` (PostgreSQL) it locks the rows it works on with FOR UPDATE
+ * SKIP LOCKED, so that several server instances share the work and none takes a row another
+ * holds; SQLite has one server and one writer, so its reads need no lock.
  */
-export function createNoticesStore(db: Kysely<Database>, dialect: Dialect) {
-  const locking = dialect === 'postgres';
+export function createNoticesStore(db: Kysely<Database>, { locking }: { locking: boolean }) {
 
   return {
     /**

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Task } from '../../../contract/tasks.ts';
-import { manualClock } from '../clock.ts';
+import { manualClock } from '../test/manual-clock.ts';
 import {
   bearer,
   buildTestApp,
@@ -12,7 +12,7 @@ import {
   type TestDatabase,
   testDialects,
 } from '../test/test-app.ts';
-import { startTestSmtp, type TestSmtp } from './test-smtp.ts';
+import { startTestSmtp, type TestSmtp } from '../test/test-smtp.ts';
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -59,9 +59,9 @@ describe.each(testDialects)('task notices on %s', (dialect) => {
    * minute before and at each expected notice, so a notice at any other time shows as a wrong count.
    */
   async function advanceTo(target: number) {
-    await t.app.noticeScheduler.settled();
+    await t.settled();
     t.clock.advance(Math.max(0, target - t.clock.now()));
-    await t.app.noticeScheduler.settled();
+    await t.settled();
   }
 
   /** A user in `timezone`; `token()` signs in again, since the test clock outruns a bearer token. */
@@ -80,13 +80,13 @@ describe.each(testDialects)('task notices on %s', (dialect) => {
   const create = async (owner: User, body: Record<string, unknown>) => {
     const response = await t.app.inject({ method: 'POST', url: '/schedule', headers: bearer(await owner.token()), payload: body });
     expect(response.statusCode, response.body).toBe(200);
-    await t.app.noticeScheduler.settled();
+    await t.settled();
     return Task.parse(response.json());
   };
   const put = async (owner: User, id: string, body: Record<string, unknown>) => {
     const response = await t.app.inject({ method: 'PUT', url: `/schedule/${id}`, headers: bearer(await owner.token()), payload: body });
     expect(response.statusCode, response.body).toBe(200);
-    await t.app.noticeScheduler.settled();
+    await t.settled();
     return Task.parse(response.json());
   };
   const get = async (owner: User, id: string) =>
@@ -171,7 +171,7 @@ describe.each(testDialects)('task notices on %s', (dialect) => {
     await t.close();
     // Three days later, a new server on the same database.
     await start(due + 3 * 24 * HOUR + 30 * MINUTE);
-    await t.app.noticeScheduler.settled();
+    await t.settled();
     const mine = () => smtp.received.slice(before).filter((mail) => mail.subject === 'Task due: Hourly reminder');
     expect(mine()).toHaveLength(1);
     expect((await get(owner, task.id)).next_notice_time).toBe(iso(due + 3 * 24 * HOUR + HOUR));
@@ -209,7 +209,7 @@ describe.each(testDialects)('task notices on %s', (dialect) => {
         payload: { name: 'Into the outbox', first_schedule_time: iso(outbox.clock.now()) },
       });
       expect(response.statusCode).toBe(200);
-      await outbox.app.noticeScheduler.settled();
+      await outbox.settled();
       const dir = path.join(outboxDatabase.dataDir, 'outbox');
       const files = fs.readdirSync(dir);
       expect(files).toHaveLength(1);

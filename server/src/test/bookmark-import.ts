@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { type Bookmark, BookmarkImportReply } from '../../../contract/bookmarks.ts';
-import type { BookmarksClient } from '../bookmarks/bookmarks.test-client.ts';
+import type { BookmarksClient } from './bookmarks-client.ts';
 import { multipart } from './multipart.ts';
 
 /** A bookmarks file of `server/src/bookmarks/fixtures/`, as bytes. */

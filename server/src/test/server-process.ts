@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
+const START_TIMEOUT_MS = 30_000;
 
 /**
  * The flags `npm start` gives Node (package.json), so that tests and benchmarks run the server as
@@ -20,11 +23,30 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** `logs()` is what the process wrote, for a failing test to show. */
-export type ServerProcess = { child: ChildProcess; baseUrl: string; logs(): string };
+/** A running server; `env` starts it again on the same port and data, `logs()` is what it wrote, for a failing test to show. */
+export type ServerProcess = {
+  child: ChildProcess;
+  pid: number;
+  baseUrl: string;
+  dataDir: string;
+  env: Record<string, string>;
+  logs(): string;
+  /** Ends it with SIGTERM, as a service manager would, and removes the data dir if this launcher made it. */
+  stop(): Promise<void>;
+};
 
-/** The real server process, as `npm start` runs it, with `env` (PORT and DATA_DIR among it); resolves once it answers. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * The real server process, as `npm start` runs it, for server tests, end-to-end tests and
+ * benchmarks alike. PORT and DATA_DIR come from `env` when given (a restart on the same data),
+ * else a free port and a fresh temporary folder. Resolves once it answers `/api/health`.
+ */
+export async function startServerProcess(given: Record<string, string> = {}): Promise<ServerProcess> {
+  const ownsDataDir = given.DATA_DIR === undefined;
+  const env = {
+    PORT: given.PORT ?? String(await freePort()),
+    DATA_DIR: given.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'organiser-server-')),
+    ...given,
+  };
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server/src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
@@ -34,14 +56,30 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   const baseUrl = `http://127.0.0.1:${env.PORT}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`);
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
     const up = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
-    if (up) return { child, baseUrl, logs: () => output };
-    if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
+    if (up) break;
+    if (Date.now() > deadline) throw new Error(`server did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`);
     await sleep(100);
   }
+  return {
+    child,
+    pid: child.pid!,
+    baseUrl,
+    dataDir: env.DATA_DIR,
+    env,
+    logs: () => output,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      if (ownsDataDir) fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
+    },
+  };
 }
 
 /** kill -9, and wait until it is gone. */

@@ -6,7 +6,8 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { AuthReply } from '../../../contract/auth.ts';
 import { buildApp } from '../app.ts';
-import { type ManualClock, manualClock } from '../clock.ts';
+import { type ManualClock, manualClock } from './manual-clock.ts';
+import { followSchedulerRuns } from './scheduler-runs.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Dialect, migrate, openStorage, type Storage } from '../storage/database.ts';
 
@@ -53,6 +54,8 @@ export type TestApp = {
   app: FastifyInstance;
   storage: Storage;
   clock: ManualClock;
+  /** Resolves once the notice scheduler has no run under way (tests step the clock with it). */
+  settled(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -62,17 +65,20 @@ export async function buildTestApp(
   { env = {}, clock = manualClock() }: { env?: Record<string, string>; clock?: ManualClock } = {},
 ): Promise<TestApp> {
   const storage = await openTestStorage(database);
+  const schedulerRuns = followSchedulerRuns();
   const app = await buildApp({
     config: testConfig(database, env),
     storage,
     clock,
     webDist: database.dataDir,
     startSearchWorkers: false,
+    onNoticeRun: schedulerRuns.onRun,
   });
   return {
     app,
     storage,
     clock,
+    settled: schedulerRuns.settled,
     async close() {
       await app.close();
       await storage.close();

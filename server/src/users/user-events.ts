@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Storage } from '../storage/database.ts';
+import type { Logger } from '../logger.ts';
+import type { Database } from '../storage/schema.ts';
 
 const CHANNEL = 'organiser_user_changed';
 
@@ -17,28 +17,43 @@ export type UserEvents = {
   close(): Promise<void>;
 };
 
-export async function createUserEvents(storage: Storage, log: FastifyBaseLogger): Promise<UserEvents> {
-  const local = new EventEmitter();
-  local.setMaxListeners(0);
-  const subscribe = (uid: string, listener: () => void) => {
-    local.on(uid, listener);
-    return () => void local.off(uid, listener);
-  };
-  if (!storage.postgres) {
-    return { publish: async (uid) => void local.emit(uid), subscribe, close: async () => {} };
-  }
-  const listener = await listenForever(storage.postgres, log, (uid) => local.emit(uid));
+/** One process: an EventEmitter carries the news to this process's open streams. */
+export function createLocalUserEvents(): UserEvents {
+  const local = localChannel();
+  return { publish: async (uid) => local.emit(uid), subscribe: local.subscribe, close: async () => {} };
+}
+
+/** PostgreSQL: NOTIFY carries the news to every instance, each of which LISTENs and tells its own streams. */
+export async function createPostgresUserEvents(
+  db: Kysely<Database>,
+  postgres: pg.PoolConfig,
+  log: Logger,
+): Promise<UserEvents> {
+  const local = localChannel();
+  const listener = await listenForever(postgres, log, local.emit);
   return {
     publish: async (uid) => {
-      await sql`select pg_notify(${CHANNEL}, ${uid})`.execute(storage.db);
+      await sql`select pg_notify(${CHANNEL}, ${uid})`.execute(db);
     },
-    subscribe,
+    subscribe: local.subscribe,
     close: () => listener.close(),
   };
 }
 
+function localChannel() {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+  return {
+    emit: (uid: string) => void emitter.emit(uid),
+    subscribe(uid: string, listener: () => void) {
+      emitter.on(uid, listener);
+      return () => void emitter.off(uid, listener);
+    },
+  };
+}
+
 /** Keeps one LISTEN connection open, reconnecting after a drop, until closed. */
-async function listenForever(config: pg.PoolConfig, log: FastifyBaseLogger, onUid: (uid: string) => void) {
+async function listenForever(config: pg.PoolConfig, log: Logger, onUid: (uid: string) => void) {
   let client: pg.Client | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;

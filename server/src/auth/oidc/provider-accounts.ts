@@ -1,21 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../clock.ts';
 import { AppError } from '../../errors.ts';
 import type { Database } from '../../storage/schema.ts';
+import type { AccountsService } from '../../users/accounts.service.ts';
 import { createUsersStore, type UserRow } from '../../users/users.store.ts';
 import type { IdentityProvider } from './identity-providers.ts';
 import { createIdentitiesStore } from './identities.store.ts';
 import type { ProviderProfile } from './profile-claims.ts';
 
-type Dependencies = { db: Kysely<Database>; clock: Clock; allowSignup: boolean };
+type Dependencies = { db: Kysely<Database>; clock: Clock; accounts: AccountsService };
 
 /**
  * The user behind a provider account: the one linked to its issuer and subject; else the
  * account with its e-mail, linked now if the provider has verified that e-mail; else a new one.
  * Name, e-mail and photo follow the provider at every sign-in (spec §3).
  */
-export function createProviderAccounts({ db, clock, allowSignup }: Dependencies) {
+export function createProviderAccounts({ db, clock, accounts }: Dependencies) {
   return {
     signIn(provider: Pick<IdentityProvider, 'name'>, profile: ProviderProfile): Promise<UserRow> {
       return db.transaction().execute(async (trx) => {
@@ -48,22 +48,10 @@ export function createProviderAccounts({ db, clock, allowSignup }: Dependencies)
           return updateProfile(users, existing, profile, now);
         }
 
-        const count = await users.count();
-        if (count > 0 && !allowSignup) {
-          throw new AppError(403, `Sign-up is closed on this installation: no account here uses ${profile.email}`);
-        }
-        const user: UserRow = {
-          id: randomUUID(),
-          email: profile.email,
-          display_name: profile.displayName,
-          photo: profile.photo,
-          password_hash: null,
-          timezone: null,
-          is_admin: count === 0 ? 1 : 0,
-          created_at: now,
-          updated_at: now,
-        };
-        await users.insert(user);
+        const user = await accounts.create(
+          { email: profile.email, displayName: profile.displayName, photo: profile.photo, passwordHash: null },
+          { trx, refusal: `no account here uses ${profile.email}` },
+        );
         await identities.insert({ ...identity, user_id: user.id });
         return user;
       });

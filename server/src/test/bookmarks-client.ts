@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { Bookmark, BookmarkPage, BookmarkSearchResult, type BookmarkDraft, type BookmarkQuerySpec } from '../../../contract/bookmarks.ts';
-import { bearer } from '../test/test-app.ts';
+import { bearer } from './test-app.ts';
 
 /** One user's calls to the bookmark API, each checked for success and parsed with the contract. */
 export function bookmarksClient(app: FastifyInstance, token: string) {

@@ -1,0 +1,103 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+import type { AccessTokens, TokenUser } from './tokens.ts';
+
+/** Who a request has shown itself to be: a signed-in user, or a holder of the shared books key. */
+export type Principal = { kind: 'user'; user: TokenUser } | { kind: 'books-api-key' };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the checks below; null on public routes and before a check has run. */
+    principal: Principal | null;
+    /** The signed-in user, on routes behind `requireUser` or `requireAdmin`; elsewhere reading it fails with a 401. */
+    readonly user: TokenUser;
+  }
+}
+
+/**
+ * One way for a request to show who it is: null when the request does not carry it, a 401 when
+ * it carries it and it is not good. App passwords and API tokens will each be one more.
+ */
+type Credential = (request: FastifyRequest) => Promise<Principal | null>;
+
+/** An onRequest hook: it runs before the body is read, so a caller who may not ask is refused before anything is parsed. */
+export type RequestCheck = (request: FastifyRequest) => Promise<void>;
+
+export type Authenticator = {
+  /** A signed-in user (a bearer token). */
+  requireUser: RequestCheck;
+  /** A reader of the catalogue: a signed-in user, or a caller with the shared `X-API-Key` (DESIGN §4 Catalogue). */
+  requireReader: RequestCheck;
+  /** A signed-in administrator; `action` completes "Only administrators may …". */
+  requireAdmin(action: string): RequestCheck;
+};
+
+const signInRequired = () => new AppError(401, 'Sign-in required', { 'www-authenticate': 'Bearer' });
+
+function bearerToken(tokens: AccessTokens): Credential {
+  return async (request) => {
+    const match = request.headers.authorization?.match(/^Bearer\s+(\S+)$/i);
+    if (!match?.[1]) return null;
+    return { kind: 'user', user: await tokens.verify(match[1]) };
+  };
+}
+
+const sameSecret = (given: string, expected: string) => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/** The key counts only without an Authorization header: a caller who sends both is judged by the token. */
+function booksApiKey(key: string | undefined): Credential {
+  return async (request) => {
+    const given = request.headers['x-api-key'];
+    if (!key || typeof given !== 'string' || request.headers.authorization) return null;
+    return sameSecret(given, key) ? { kind: 'books-api-key' } : null;
+  };
+}
+
+/** The principal of the first credential the request carries, remembered for the request's later checks. */
+async function authenticate(request: FastifyRequest, credentials: Credential[]): Promise<Principal | null> {
+  if (request.principal) return request.principal;
+  for (const credential of credentials) {
+    const principal = await credential(request);
+    if (principal) {
+      request.principal = principal;
+      return principal;
+    }
+  }
+  return null;
+}
+
+export function createAuthenticator({ tokens, booksKey }: { tokens: AccessTokens; booksKey: string | undefined }): Authenticator {
+  const users = [bearerToken(tokens)];
+  const readers = [...users, booksApiKey(booksKey)];
+  return {
+    async requireUser(request) {
+      if ((await authenticate(request, users))?.kind !== 'user') throw signInRequired();
+    },
+    async requireReader(request) {
+      if (!(await authenticate(request, readers))) throw signInRequired();
+    },
+    requireAdmin(action) {
+      return async (request) => {
+        const principal = await authenticate(request, users);
+        if (!principal) throw signInRequired();
+        if (principal.kind !== 'user' || !principal.user.admin) throw new AppError(403, `Only administrators may ${action}`);
+      };
+    },
+  };
+}
+
+/** Gives every request its `principal` (none yet) and the `user` read from it. */
+export function decorateRequestsWithPrincipal(app: FastifyInstance): void {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('user', {
+    getter(this: FastifyRequest): TokenUser {
+      if (this.principal?.kind !== 'user') throw signInRequired();
+      return this.principal.user;
+    },
+  });
+}

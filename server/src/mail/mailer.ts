@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+
+/** A plain-text message; `id` is its key, unique to it (a task notice's key: `task.occurrence.noticeTime`). */
+export type OutgoingMail = { id: string; recipients: string[]; subject: string; body: string };
+
+export type Mailer = {
+  send(mail: OutgoingMail): Promise<void>;
+  close(): void;
+};
+
+/**
+ * The Message-ID follows from the key, so a message sent again after a crash (SMTP's own
+ * at-least-once) carries the same id and mail clients show it once.
+ */
+const messageId = (id: string) => `<${createHash('sha256').update(id).digest('hex').slice(0, 32)}@organiser.notice>`;
+
+function message(mail: OutgoingMail, from: string) {
+  return { from, to: mail.recipients, subject: mail.subject, text: mail.body, messageId: messageId(mail.id) };
+}
+
+/** Mail over SMTP (`SMTP_URL`) when it is set, else into the outbox folder. */
+export function createMailer({ smtpUrl, mailFrom, outboxDir }: { smtpUrl: string | undefined; mailFrom: string; outboxDir: string }): Mailer {
+  return smtpUrl ? smtpMailer(smtpUrl, mailFrom) : outboxMailer(outboxDir, mailFrom);
+}
+
+/** Mail over SMTP, through a small pool of connections. */
+function smtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 4 });
+  return {
+    async send(mail) {
+      await transport.sendMail(message(mail, from));
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** Without SMTP: each message becomes `<outboxDir>/<key>.eml`, written whole or not at all. */
+function outboxMailer(outboxDir: string, from: string): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return {
+    async send(mail) {
+      const info = await transport.sendMail(message(mail, from));
+      await fs.mkdir(outboxDir, { recursive: true });
+      const file = path.join(outboxDir, `${mail.id}.eml`);
+      // Written under another name and renamed: a crash never leaves half a message behind.
+      await fs.writeFile(`${file}.tmp`, info.message as Buffer);
+      await fs.rename(`${file}.tmp`, file);
+    },
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,28 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from './database.ts';
+
+const FOLDER = path.join(import.meta.dirname, 'migrations');
+
+/** `NNNN-name.ts`: the file's stem is the migration's name, which once released never changes. */
+const MIGRATION_FILE = /^\d{4}-[a-z0-9-]+\.ts$/;
+
+type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
+
+/** The migrations of `storage/migrations/`, one file each, in the order of their names. */
+export const migrationProvider = (dialect: Dialect): MigrationProvider => ({
+  async getMigrations() {
+    const files = (await fs.readdir(FOLDER)).filter((file) => MIGRATION_FILE.test(file)).sort();
+    const migrations = await Promise.all(
+      files.map(async (file): Promise<[string, Migration]> => {
+        const module = (await import(pathToFileURL(path.join(FOLDER, file)).href)) as Partial<MigrationModule>;
+        const up = module.up;
+        if (typeof up !== 'function') throw new Error(`migration ${file} exports no up()`);
+        return [path.basename(file, '.ts'), { up: (db) => up(db, dialect) }];
+      }),
+    );
+    return Object.fromEntries(migrations);
+  },
+});

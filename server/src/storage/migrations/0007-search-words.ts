@@ -1,0 +1,17 @@
+import { type Kysely, sql } from 'kysely';
+import { reindexBookmarks } from '../../bookmarks/bookmark-reindex.ts';
+import { reindexCatalogue } from '../../books/catalogue-reindex.ts';
+import type { Dialect } from '../database.ts';
+import type { Database } from '../schema.ts';
+
+/**
+ * Words fold more Latin letters (ı ł ø ß æ …), file paths are indexed below their library, and a
+ * book's identifier is matched whole: every book and bookmark entry is indexed again, so an
+ * installation upgraded in place answers as one loaded afresh.
+ */
+export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  await sql`alter table books add column identifier_key text not null default ''`.execute(db);
+  await sql`create index books_identifier_key on books (identifier_key)`.execute(db);
+  await reindexCatalogue(db as Kysely<Database>, dialect);
+  await reindexBookmarks(db as Kysely<Database>, dialect);
+}
