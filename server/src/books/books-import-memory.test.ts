@@ -26,15 +26,22 @@ function residentMb(pid: number): { now: number; peak: number } {
 /** Starts the peak over from the present (Linux's clear_refs), so that it measures what follows. */
 const resetPeak = (pid: number) => fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
 
-/** A multipart upload whose file is `head`, then RECORD_MB of "x" with no newline, then `tail`; made as it is sent. */
-async function* hugeUpload(head: string, tail: string): AsyncGenerator<Buffer> {
+/** An index upload with name=replace around the file's bytes, made as it is sent. */
+async function* uploadBody(file: Iterable<Buffer>): AsyncGenerator<Buffer> {
   yield Buffer.from(
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="name"\r\n\r\nreplace\r\n` +
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="huge"\r\n\r\n${head}`,
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="index"\r\n\r\n`,
   );
+  yield* file;
+  yield Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
+}
+
+/** `head`, then RECORD_MB of "x" with no newline, then `tail`. */
+function* hugeRecord(head: string, tail: string): Generator<Buffer> {
+  yield Buffer.from(head);
   const megabyte = Buffer.alloc(1024 * 1024, 'x');
   for (let sent = 0; sent < RECORD_MB; sent++) yield megabyte;
-  yield Buffer.from(`${tail}\r\n--${BOUNDARY}--\r\n`);
+  yield Buffer.from(tail);
 }
 
 /** Sends the upload, stopping as soon as the server answers (a refusal comes before the body ends). */
@@ -81,10 +88,8 @@ describe('memory while refusing an oversize record', () => {
     });
     token = AuthReply.parse(await registered.json()).idToken;
     // A load of a real catalogue first, so that what it needs once is in the baseline.
-    const catalogue = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/calibre/library.json'), 'utf8');
-    expect((await send(server, token, (async function* () {
-      yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="name"\r\n\r\nreplace\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="l.json"\r\n\r\n${catalogue}\r\n--${BOUNDARY}--\r\n`);
-    })())).status).toBe(200);
+    const catalogue = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/calibre/library.json'));
+    expect((await send(server, token, uploadBody([catalogue]))).status).toBe(200);
   }, 60_000);
   afterAll(async () => {
     if (server) await killHard(server.child);
@@ -101,7 +106,7 @@ describe('memory while refusing an oversize record', () => {
     const pid = server.child.pid!;
     resetPeak(pid);
     const before = residentMb(pid).now;
-    const reply = await send(server, token, hugeUpload(head, tail));
+    const reply = await send(server, token, uploadBody(hugeRecord(head, tail)));
     expect(residentMb(pid).peak - before).toBeLessThan(MAX_PEAK_GROWTH_MB);
     expect(reply.status, reply.text).toBe(413);
     expect(reply.text).toMatch(/larger than 4 MB/);

@@ -39,7 +39,7 @@ export async function* parseCalibreXml(input: Readable): AsyncGenerator<ParsedRe
   let text = '';
   let sawRoot = false;
   // Bytes fed since a record last opened or closed: saxes holds a text node or a tag whole until
-  // it ends, so a long one is refused here before it is.
+  // it ends, so an endless one must be refused here, before saxes has it all.
   let sinceRecordBoundary = 0;
   let openRecordLine: number | null = null;
 
