@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -16,7 +17,7 @@ import {
   BookmarkUpdate,
 } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
-import { AppError } from '../errors.ts';
+import { readUpload } from '../http/multipart-upload.ts';
 import type { BookmarksService } from './bookmarks.service.ts';
 
 /** A browser's bookmarks file is a few MB even with tens of thousands of links. */
@@ -29,7 +30,7 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const security = [{ bearer: [] }];
   const tags = ['bookmarks'];
-  await app.register(multipart, { limits: { fileSize: MAX_IMPORT_MB * 1024 * 1024, files: 1, fields: 0, parts: 1 } });
+  await app.register(multipart);
 
   routes.get(
     '/bookmarks/',
@@ -66,11 +67,8 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }
       },
     },
     async (request) => {
-      if (!request.isMultipart()) throw new AppError(400, 'Send the bookmarks file as multipart/form-data');
-      const file = await request.file();
-      if (!file) throw new AppError(400, 'No bookmarks file: send it in the field "file"');
-      if (file.fieldname !== 'file') throw new AppError(400, `Unknown file field "${file.fieldname}"`);
-      return bookmarks.import(request.user.uid, () => file.toBuffer());
+      const upload = await readUpload(request, { what: 'bookmarks file', fields: {}, maxFileMb: MAX_IMPORT_MB });
+      return bookmarks.import(request.user.uid, () => buffer(upload.file));
     },
   );
 

@@ -5,20 +5,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Book, BookIdParams, BookQuery, BookResults, IndexMode, IndexUploadReply } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
-import { AppError } from '../errors.ts';
+import { readUpload } from '../http/multipart-upload.ts';
 import type { BooksService } from './books.service.ts';
-
-/**
- * The multipart limit cuts an oversize file short and marks it truncated; this turns the cut
- * into a 413 before a parser can take the short file for a corrupt one.
- */
-function failWhenTruncated(file: Readable & { truncated: boolean }, maxUploadMb: number): Readable {
-  async function* guarded() {
-    for await (const chunk of file) yield chunk as Buffer;
-    if (file.truncated) throw new AppError(413, `The index file is larger than MAX_UPLOAD_MB (${maxUploadMb} MB)`);
-  }
-  return Readable.from(guarded(), { objectMode: false });
-}
 
 type Options = { books: BooksService; authenticator: Authenticator; maxUploadMb: number };
 
@@ -26,9 +14,7 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, aut
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const security: Array<Record<string, string[]>> = [{ bearer: [] }, { apiKey: [] }];
   app.addHook('onRequest', authenticator.requireReader);
-  await app.register(multipart, {
-    limits: { fileSize: maxUploadMb * 1024 * 1024, files: 1, fields: 4, parts: 5 },
-  });
+  await app.register(multipart);
 
   // Typed without the zod provider: the reply is the JSON bytes the service made and checked
   // against BookResults (a kept reply is sent again as it is); the query is still parsed by zod.
@@ -88,27 +74,20 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, aut
       onRequest: authenticator.requireAdmin('load the catalogue'),
       schema: {
         tags: ['books'],
-        summary: 'Load an index file (multipart: name = update | replace, then file); admins only',
+        summary: 'Load an index file (multipart: the field name = update | replace, then the field file); admins only',
         security: [{ bearer: [] }],
         consumes: ['multipart/form-data'],
         response: { 200: IndexUploadReply, 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 413: ErrorReply },
       },
     },
     async (request) => {
-      if (!request.isMultipart()) throw new AppError(400, 'Send the index file as multipart/form-data');
-      let mode: 'update' | 'replace' = 'update';
-      for await (const part of request.parts()) {
-        if (part.type === 'field') {
-          if (part.fieldname !== 'name') throw new AppError(400, `Unknown field "${part.fieldname}"`);
-          const parsed = IndexMode.safeParse(part.value);
-          if (!parsed.success) throw new AppError(400, 'name must be update or replace');
-          mode = parsed.data;
-        } else {
-          if (part.fieldname !== 'file') throw new AppError(400, `Unknown file field "${part.fieldname}"`);
-          return books.load(mode, failWhenTruncated(part.file, maxUploadMb));
-        }
-      }
-      throw new AppError(400, 'No index file: send it in the field "file"');
+      const upload = await readUpload(request, {
+        what: 'index file',
+        fields: { name: IndexMode },
+        maxFileMb: maxUploadMb,
+        limitName: 'MAX_UPLOAD_MB',
+      });
+      return books.load(upload.fields.name, upload.file);
     },
   );
 };

@@ -1,7 +1,7 @@
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { calibreDate, calibreTimestamp, chooseIdentifier, identifierList } from './calibre-mapping.ts';
-import { checked, type ParsedRecord, unreadable } from './parsed-record.ts';
+import { checked, MAX_RECORD_BYTES, type ParsedRecord, recordTooLarge, unreadable } from './parsed-record.ts';
 
 /**
  * `calibredb catalog books.csv`. It holds less than the JSON: formats as extensions only (no
@@ -10,7 +10,6 @@ import { checked, type ParsedRecord, unreadable } from './parsed-record.ts';
 type CalibreCsvRow = Record<string, string | undefined>;
 
 const REQUIRED_COLUMNS = ['id', 'title', 'authors'];
-
 
 export function fromCalibreCsv(row: CalibreCsvRow) {
   const formats = (row.formats ?? '')
@@ -32,21 +31,37 @@ export function fromCalibreCsv(row: CalibreCsvRow) {
   };
 }
 
+/** The header is the file's signature: without Calibre's columns it is some other CSV, or no CSV. */
+function calibreColumns(header: string[]): string[] {
+  const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column));
+  if (missing.length > 0) throw unreadable(`it is not a Calibre CSV catalogue: its first line has no ${missing.join(', ')} column`);
+  return header;
+}
+
 export async function* parseCalibreCsv(input: Readable): AsyncGenerator<ParsedRecord> {
-  const rows = input.pipe(parse({ bom: true, columns: true, info: true, skip_empty_lines: true }));
-  let checkedHeader = false;
+  // pipeline, not pipe: a failing upload (too large, cut short) must fail the parse too.
+  const rows = pipeline(
+    input,
+    parse({
+      bom: true,
+      columns: calibreColumns,
+      info: true,
+      skip_empty_lines: true,
+      max_record_size: MAX_RECORD_BYTES,
+      // Named rather than discovered: while csv-parse looks for the line ending it is eight times
+      // slower a byte, which a long first line without one (any text file) made a CPU sink.
+      record_delimiter: ['\r\n', '\n'],
+    }),
+    () => {},
+  );
   try {
     for await (const { record, info } of rows as AsyncIterable<{ record: CalibreCsvRow; info: { lines: number } }>) {
-      if (!checkedHeader) {
-        const missing = REQUIRED_COLUMNS.filter((column) => !(column in record));
-        if (missing.length > 0) throw unreadable(`the CSV has no ${missing.join(', ')} column`);
-        checkedHeader = true;
-      }
       const book = fromCalibreCsv(record);
       if (!book.id) yield { line: info.lines, error: 'id: the record has no id' };
       else yield checked(info.lines, book);
     }
   } catch (error) {
+    if (error instanceof CsvError && error.code === 'CSV_MAX_RECORD_SIZE') throw recordTooLarge((error as CsvError & { lines: number }).lines);
     if (error instanceof CsvError) throw unreadable(`${error.message}`);
     throw error;
   }

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { calibreDate, calibreTimestamp, chooseIdentifier, joinAuthors, mainPath } from './calibre-mapping.ts';
 import { jsonArrayElements } from './json-array-elements.ts';
-import { checked, type ParsedRecord } from './parsed-record.ts';
+import { checked, type ParsedRecord, unreadable } from './parsed-record.ts';
 
 /** One record of `calibredb list --for-machine --fields all`; keys are left out when empty. */
 type CalibreJsonBook = {
@@ -34,7 +34,11 @@ export function fromCalibreJson(record: CalibreJsonBook) {
   };
 }
 
+/** calibredb writes every book's `id`, whatever fields it is asked for. */
+const isCalibreBook = (record: unknown) => typeof record === 'object' && record !== null && !Array.isArray(record) && 'id' in record;
+
 export async function* parseCalibreJson(input: Readable): AsyncGenerator<ParsedRecord> {
+  let recognised = false;
   for await (const { line, text } of jsonArrayElements(input)) {
     let record: unknown;
     try {
@@ -43,6 +47,10 @@ export async function* parseCalibreJson(input: Readable): AsyncGenerator<ParsedR
       yield { line, error: `not valid JSON: ${(error as Error).message}` };
       continue;
     }
+    if (!recognised && !isCalibreBook(record)) {
+      throw unreadable(`it is a JSON list, but not of Calibre books (\`calibredb list --for-machine\`): its first record, on line ${line}, has no "id"`);
+    }
+    recognised = true;
     const book = fromCalibreJson(record as CalibreJsonBook);
     if (!book.id) yield { line, error: 'id: the record has no id' };
     else yield checked(line, book);

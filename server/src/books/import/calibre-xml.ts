@@ -2,7 +2,9 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { calibreDate, calibreTimestamp, chooseIdentifier, identifierList, mainPath } from './calibre-mapping.ts';
-import { checked, type ParsedRecord, unreadable } from './parsed-record.ts';
+import { checked, MAX_RECORD_BYTES, type ParsedRecord, recordTooLarge, unreadable } from './parsed-record.ts';
+
+const XML_SLICE_BYTES = 16 * 1024;
 
 /** The fields of one `<record>` of `calibredb catalog books.xml`; it has no last-modified time. */
 type XmlRecord = {
@@ -11,7 +13,6 @@ type XmlRecord = {
   authors: string[];
   formats: string[];
 };
-
 
 function toBook(record: XmlRecord) {
   const field = (name: string) => record.fields.get(name)?.trim() ?? '';
@@ -37,6 +38,10 @@ export async function* parseCalibreXml(input: Readable): AsyncGenerator<ParsedRe
   let record: XmlRecord | null = null;
   let text = '';
   let sawRoot = false;
+  // Bytes fed since a record last opened or closed: saxes holds a text node or a tag whole until
+  // it ends, so an endless one must be refused here, before saxes has it all.
+  let sinceRecordBoundary = 0;
+  let openRecordLine: number | null = null;
 
   parser.on('opentag', (tag) => {
     if (path.length === 0) {
@@ -47,6 +52,8 @@ export async function* parseCalibreXml(input: Readable): AsyncGenerator<ParsedRe
     text = '';
     if (path.length === 2 && tag.name === 'record') {
       record = { line: parser.line, fields: new Map(), authors: [], formats: [] };
+      openRecordLine = record.line;
+      sinceRecordBoundary = 0;
     }
   });
   parser.on('text', (chunk) => {
@@ -62,6 +69,8 @@ export async function* parseCalibreXml(input: Readable): AsyncGenerator<ParsedRe
       const book = toBook(record);
       ready.push(book.id ? checked(record.line, book) : { line: record.line, error: 'id: the record has no id' });
       record = null;
+      openRecordLine = null;
+      sinceRecordBoundary = 0;
     } else if (tag.name === 'author' && path.at(-1) === 'authors') record.authors.push(text.trim());
     else if (tag.name === 'format' && path.at(-1) === 'formats') record.formats.push(text.trim());
     else if (path.length === 2) record.fields.set(tag.name, text);
@@ -71,7 +80,13 @@ export async function* parseCalibreXml(input: Readable): AsyncGenerator<ParsedRe
   try {
     const decoder = new StringDecoder('utf8');
     for await (const chunk of input as AsyncIterable<Buffer>) {
-      parser.write(decoder.write(chunk));
+      // Fed a slice at a time, so that the count of bytes since a record boundary is off by a slice at most.
+      for (let start = 0; start < chunk.length; start += XML_SLICE_BYTES) {
+        const slice = chunk.subarray(start, start + XML_SLICE_BYTES);
+        sinceRecordBoundary += slice.length;
+        if (sinceRecordBoundary > MAX_RECORD_BYTES) throw recordTooLarge(openRecordLine ?? parser.line);
+        parser.write(decoder.write(slice));
+      }
       yield* ready.splice(0);
     }
     parser.write(decoder.end());

@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { calibreDate, calibreTimestamp, chooseIdentifier, mainPath } from './calibre-mapping.ts';
+import { boundedLines } from './bounded-lines.ts';
 import { jsonArrayElements } from './json-array-elements.ts';
+import { MAX_RECORD_BYTES } from './parsed-record.ts';
 import { detectKind } from './read-index-file.ts';
 
 async function elements(chunks: string[]) {
@@ -99,5 +101,33 @@ describe('telling index files apart by content', () => {
     ['SQLite format 3\0', 'calibre-metadata-db'],
   ])('%j is %s', (head, kind) => {
     expect(detectKind(Buffer.from(head, head.startsWith('SQLite') ? 'latin1' : 'utf8'))).toBe(kind);
+  });
+});
+
+describe('the lines of a JSON Lines file', () => {
+  const lines = async (chunks: Buffer[]) => {
+    const found: Array<{ line: number; text: string }> = [];
+    for await (const line of boundedLines(Readable.from(chunks))) found.push(line);
+    return found;
+  };
+
+  it('numbers each line, across chunk boundaries, with CRLF or LF and a last line without either', async () => {
+    const bytes = Buffer.from('{"t": "Война"}\r\n\n{"b": 2}\n{"c": 3}');
+    const expected = [
+      { line: 1, text: '{"t": "Война"}' },
+      { line: 2, text: '' },
+      { line: 3, text: '{"b": 2}' },
+      { line: 4, text: '{"c": 3}' },
+    ];
+    for (let cut = 1; cut < bytes.length; cut++) {
+      expect(await lines([bytes.subarray(0, cut), bytes.subarray(cut)]), `cut at ${cut}`).toEqual(expected);
+    }
+  });
+
+  it('refuses a line over the record cap with a 413 before it ends', async () => {
+    const long = Buffer.alloc(MAX_RECORD_BYTES + 1, 'x');
+    await expect(lines([Buffer.from('{"a": 1}\n'), long])).rejects.toMatchObject({ statusCode: 413, message: expect.stringMatching(/line 2 is larger/) });
+    await expect(lines([Buffer.from('{"a": 1}\n'), long, Buffer.from('\n')])).rejects.toMatchObject({ statusCode: 413 });
+    expect(await lines([Buffer.alloc(MAX_RECORD_BYTES, 'x'), Buffer.from('\n')])).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { unreadable } from './parsed-record.ts';
+import { MAX_RECORD_BYTES, recordTooLarge, unreadable } from './parsed-record.ts';
 
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
@@ -28,8 +28,9 @@ export async function* jsonArrayElements(input: Readable): AsyncGenerator<{ line
   let inString = false;
   let elementLine = 0;
   // The bytes of an element begun in earlier chunks: views of those chunks, joined only when the
-  // element ends, so that memory never holds more than one record and its chunks.
+  // element ends, so that memory never holds more than one record (at most MAX_RECORD_BYTES) and its chunks.
   let pending: Buffer[] = [];
+  let pendingBytes = 0;
   // Backslashes that ended the previous chunk inside a string: they may escape this chunk's first quote.
   let carriedBackslashes = 0;
 
@@ -57,11 +58,13 @@ export async function* jsonArrayElements(input: Readable): AsyncGenerator<{ line
         else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
           depth--;
           if (depth === 0) {
+            if (pendingBytes + position + 1 - elementStart > MAX_RECORD_BYTES) throw recordTooLarge(elementLine);
             const text =
               pending.length === 0
                 ? chunk.toString('utf8', elementStart, position + 1)
                 : Buffer.concat([...pending, chunk.subarray(0, position + 1)]).toString('utf8');
             pending = [];
+            pendingBytes = 0;
             elementStart = -1;
             yield { line: elementLine, text };
           }
@@ -85,6 +88,8 @@ export async function* jsonArrayElements(input: Readable): AsyncGenerator<{ line
     }
     if (depth > 0) {
       pending.push(chunk.subarray(elementStart));
+      pendingBytes += chunk.length - elementStart;
+      if (pendingBytes > MAX_RECORD_BYTES) throw recordTooLarge(elementLine);
       if (inString) {
         let trailing = 0;
         while (trailing < chunk.length && chunk[chunk.length - 1 - trailing] === BACKSLASH) trailing++;

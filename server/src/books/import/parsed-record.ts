@@ -7,6 +7,16 @@ export type ParsedRecord = { line: number; book: CatalogueBook } | { line: numbe
 /** The file as a whole cannot be read: a 400, and the catalogue stays as it was. */
 export const unreadable = (why: string) => new AppError(400, `The index file cannot be read: ${why}`);
 
+/**
+ * The most one record of an index file may take. A Calibre book with a long HTML comment is a few
+ * hundred KB; a parser holds one record at a time, so this bounds the memory a load needs.
+ */
+export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
+
+/** A record over MAX_RECORD_BYTES: refused before it is held whole, and nothing changes. */
+export const recordTooLarge = (line: number) =>
+  new AppError(413, `The index file cannot be read: the record on line ${line} is larger than ${MAX_RECORD_BYTES / 1024 / 1024} MB, the most a record may be`);
+
 /** Checks a mapped book against the contract; a bad record is reported, not fatal. */
 export function checked(line: number, book: CatalogueBook): ParsedRecord {
   const parsed = CatalogueBook.safeParse(book);
