@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, SqliteAdapter, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { CurrentSchemaPostgresDialect } from './current-schema-introspector.ts';
 import { migrationProvider } from './migration-provider.ts';
 import { nodeSqliteDatabase } from './node-sqlite.ts';
 import type { Database } from './schema.ts';
@@ -63,7 +64,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       ...(options.postgresSchema ? { options: `-c search_path=${options.postgresSchema}` } : {}),
     };
     const pool = new pg.Pool(postgres);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }) });
     return { db, dialect: 'postgres', postgres, sqliteFile: undefined, close: () => db.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });

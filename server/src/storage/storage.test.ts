@@ -48,6 +48,31 @@ describe.each(testDialects)('storage on %s', (dialect) => {
     }
   });
 
+  it.runIf(dialect === 'postgres')('migrates while other schemas of the database come and go', async () => {
+    // Kysely's own introspection read every schema and failed on one dropped while it ran, as a
+    // parallel test file's is: "schema … does not exist". It must see only the schema we work in.
+    const neighbour = await createTestDatabase(dialect);
+    const neighbourStorage = await openTestStorage(neighbour);
+    try {
+      const tables = await storage.db.introspection.getTables();
+      const schemas = new Set(tables.map((table) => table.schema));
+      const [current] = (await sql<{ schema: string }>`select current_schema() as schema`.execute(storage.db)).rows;
+      expect([...schemas]).toEqual([current!.schema]);
+      expect(tables.map((table) => table.name)).toContain('users');
+
+      const churn = Array.from({ length: 20 }, async (_, i) => {
+        const name = sql.id(`${neighbour.postgresSchema}_churn_${i}`);
+        await sql`create schema ${name}`.execute(neighbourStorage.db);
+        await sql`create table ${name}.t (id int)`.execute(neighbourStorage.db);
+        await sql`drop schema ${name} cascade`.execute(neighbourStorage.db);
+      });
+      await Promise.all([...churn, ...Array.from({ length: 20 }, () => migrate(storage))]);
+    } finally {
+      await neighbourStorage.close();
+      await neighbour.drop();
+    }
+  });
+
   it('counts the title words of books loaded before 0006, by which they rank', async () => {
     const database = await createTestDatabase(dialect);
     const old = await openStorage(database);
