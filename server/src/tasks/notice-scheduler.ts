@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
+import { isInCalendar } from './local-calendar.ts';
 import type { Mailer } from './mailer.ts';
 import { composeNotice, noticeKey } from './notice-mail.ts';
 import { repeatNotice } from './notice-times.ts';
@@ -43,6 +44,16 @@ export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log }
     (task: DueTask): Claim => {
       const zone = task.owner_zone ?? 'UTC';
       const noticeTime = task.next_notice_time ?? now;
+      const rules = noticeRulesOf(task, zone);
+      if (!isInCalendar(task.schedule_time, zone) || !isInCalendar(noticeTime, zone)) {
+        // Stored before dates were bounded, or by hand: no due time to tell, no next notice to compute.
+        log.warn({ task: task.id }, 'task notices stopped: its times lie beyond the calendar');
+        return { notice: null, nextNoticeTime: null };
+      }
+      const nextNoticeTime = repeatNotice(noticeTime, now, rules);
+      if (nextNoticeTime === null && rules.overdueNotice) {
+        log.warn({ task: task.id }, 'task notices stopped: its next notice lies beyond the calendar');
+      }
       const mail = composeNotice(task, { email: task.owner_email, zone }, publicUrl);
       return {
         notice: {
@@ -53,7 +64,7 @@ export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log }
           body: mail.body,
           due_at: noticeTime,
         },
-        nextNoticeTime: repeatNotice(noticeTime, now, noticeRulesOf(task, zone)),
+        nextNoticeTime,
       };
     };
 
