@@ -44,15 +44,11 @@ export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log }
     (task: DueTask): Claim => {
       const zone = task.owner_zone ?? 'UTC';
       const noticeTime = task.next_notice_time ?? now;
-      const rules = noticeRulesOf(task, zone);
       if (!isInCalendar(task.schedule_time, zone) || !isInCalendar(noticeTime, zone)) {
-        // Stored before dates were bounded, or by hand: no due time to tell, no next notice to compute.
+        // Stored before dates were bounded: there is no due time to tell in the owner's zone and no
+        // next notice to compute, so its notices stop (DESIGN §7).
         log.warn({ task: task.id }, 'task notices stopped: its times lie beyond the calendar');
         return { notice: null, nextNoticeTime: null };
-      }
-      const nextNoticeTime = repeatNotice(noticeTime, now, rules);
-      if (nextNoticeTime === null && rules.overdueNotice) {
-        log.warn({ task: task.id }, 'task notices stopped: its next notice lies beyond the calendar');
       }
       const mail = composeNotice(task, { email: task.owner_email, zone }, publicUrl);
       return {
@@ -64,7 +60,7 @@ export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log }
           body: mail.body,
           due_at: noticeTime,
         },
-        nextNoticeTime,
+        nextNoticeTime: repeatNotice(noticeTime, now, noticeRulesOf(task, zone)),
       };
     };
 

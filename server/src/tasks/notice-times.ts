@@ -58,6 +58,7 @@ export function repeatNotice(sent: number, now: number, rules: NoticeRules): num
   if (!start.isValid) return null;
   for (let day = 0; day <= MAX_DAYS_AHEAD; day += 1) {
     const date = start.plus({ days: day });
+    if (!date.isValid) return null;
     if (rules.noticeInWorkday && isWeekend(date)) continue;
     for (const hour of rules.noticeHours) {
       // An hour that a spring-forward skips becomes the hour after, as clocks do.

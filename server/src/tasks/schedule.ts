@@ -41,7 +41,8 @@ function stepsUntil({ anchor, type, zone }: Series, time: number): number | null
  * that lies beyond what the calendar can hold. Computed, not stepped to, so that a series
  * anchored any number of years back costs the same: occurrence `stepsUntil(after)` falls on the
  * local date of `after` or before it, and the one after it on a later date, so the loops below
- * each take at most a step or two (a DST gap can move a local time forward by an hour).
+ * take a step or two at most. The step back is for a local time moved forward by a gap in the
+ * zone's clock — by a day where a day was skipped (Samoa, 30 December 2011).
  */
 export function nextOccurrence(series: Series, index: number, after: number): { index: number; time: number } | null {
   const estimate = stepsUntil(series, after);
