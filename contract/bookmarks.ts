@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DATE_RANGE_MESSAGE, isInDateRange } from './date-range.ts';
 
 export const NO_MORE_RESULTS = 'NO_MORE_RESULTS';
 export const BOOKMARK_SEARCH_FIELDS = ['title', 'link', 'note', 'tags'] as const;
@@ -98,10 +99,10 @@ export const BookmarkIdParams = z.strictObject({
 export const BookmarkGroup = z.object({ key: z.string(), doc_count: z.number().int().nonnegative() });
 export type BookmarkGroup = z.infer<typeof BookmarkGroup>;
 
-/** An ISO date (UTC day) or date-time with a zone. */
-const isoTime = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
-  error: 'must be an ISO date or a date-time with a zone',
-});
+/** An ISO date (UTC day) or date-time with a zone, within the accepted range. */
+const isoTime = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'must be an ISO date or a date-time with a zone' })
+  .refine((value) => isInDateRange(Date.parse(value)), DATE_RANGE_MESSAGE);
 
 /** `GET /bookmarks/` query (spec §7); the cursor comes in the `pageCursor` header. */
 export const BookmarkListQuery = z.strictObject({

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
+import { DATE_RANGE_MESSAGE, isInDateRange } from './date-range.ts';
 import { MAX_TASK_COMMENT, MAX_TASK_EMAILS, MAX_TASK_NAME, ScheduleType } from './tasks.ts';
 
 // The request side of the task gateway, apart from its replies: it needs a date library, which the
@@ -13,7 +14,7 @@ function parseIsoDateTime(value: string): number {
   return parsed.isValid ? parsed.toMillis() : Number.NaN;
 }
 
-/** An ISO date-time in, epoch milliseconds out. */
+/** An ISO date-time within the accepted range in, epoch milliseconds out. */
 export const DateTimeInput = z
   .string({ error: 'must be an ISO date-time such as 2026-03-08T09:00:00Z' })
   .max(40, 'must be an ISO date-time such as 2026-03-08T09:00:00Z')
@@ -21,6 +22,10 @@ export const DateTimeInput = z
     const ms = parseIsoDateTime(value);
     if (Number.isNaN(ms)) {
       context.addIssue({ code: 'custom', message: 'must be an existing ISO date-time such as 2026-03-08T09:00:00Z' });
+      return z.NEVER;
+    }
+    if (!isInDateRange(ms)) {
+      context.addIssue({ code: 'custom', message: DATE_RANGE_MESSAGE });
       return z.NEVER;
     }
     return ms;

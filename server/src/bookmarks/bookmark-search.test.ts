@@ -153,6 +153,10 @@ describe.each(testDialects)('bookmark search index on %s', (dialect) => {
       ]);
       const updated = await alice.search({ key_words: ['search'], update_time_range: { end: made.fts!.update_date } });
       expect(titles(updated)).toEqual(['SQLite FTS5 Extension']);
+      const whole = { start: '1900-01-01T00:00:00Z', end: '2200-12-31' };
+      expect((await alice.search({ key_words: ['search'], create_time_range: whole, update_time_range: whole })).total_count).toBe(
+        (await alice.search({ key_words: ['search'] })).total_count,
+      );
     });
 
     it('pages with from and size, the total counting every match', async () => {
@@ -179,6 +183,8 @@ describe.each(testDialects)('bookmark search index on %s', (dialect) => {
       [{}, 'key_words: key words are required'],
       [{ key_words: ['a'], fields: ['body'] }, 'fields.0: must be among title, link, note, tags'],
       [{ key_words: ['a'], create_time_range: { start: '2026-13-01' } }, 'create_time_range.start: must be an ISO date'],
+      [{ key_words: ['a'], create_time_range: { start: '0001-01-01' } }, 'create_time_range.start: must be between 1900-01-01 and 2200-12-31'],
+      [{ key_words: ['a'], update_time_range: { end: '2200-12-31T23:00:00-05:00' } }, 'update_time_range.end: must be between 1900-01-01 and 2200-12-31'],
       [{ key_words: ['a'], hosts: 'example.org' }, 'hosts'],
       [{ key_words: ['a'], everything: true }, 'Unrecognized key: "everything"'],
     ])('refuses the query spec %j with 400', async (spec, expected) => {

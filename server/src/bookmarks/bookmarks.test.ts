@@ -181,6 +181,7 @@ describe.each(testDialects)('bookmarks on %s', (dialect) => {
       expect(dated.items.map((item) => item.title)).toEqual(['Page 5', 'Page 4', 'Page 3', 'Page 2']);
       const day = made[0]!.create_date.slice(0, 10);
       expect((await carol.list({ start_date: day, end_date: day, pageSize: '20' })).items).toHaveLength(made.length);
+      expect((await carol.list({ start_date: '1900-01-01', end_date: '2200-12-31', pageSize: '20' })).items).toHaveLength(made.length);
     });
 
     it('replies the top hosts and tags of the collection with their counts', async () => {
@@ -212,6 +213,9 @@ describe.each(testDialects)('bookmarks on %s', (dialect) => {
       [{ pageSize: 'many' }, 'querystring pageSize: must be a number'],
       [{ start_date: 'yesterday' }, 'querystring start_date: must be an ISO date or a date-time with a zone'],
       [{ start_date: '2026-02-30' }, 'querystring start_date: must be an ISO date or a date-time with a zone'],
+      [{ start_date: '1899-12-31' }, 'querystring start_date: must be between 1900-01-01 and 2200-12-31'],
+      [{ end_date: '2201-01-01T00:00:00Z' }, 'querystring end_date: must be between 1900-01-01 and 2200-12-31'],
+      [{ end_date: '9999-12-31' }, 'querystring end_date: must be between 1900-01-01 and 2200-12-31'],
       [{ colour: 'red' }, 'Unrecognized key: "colour"'],
     ])('refuses the query %j with 400', async (query, expected) => {
       const response = await t.app.inject({ url: '/bookmarks/', query, headers: carol.headers });

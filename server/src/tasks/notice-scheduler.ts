@@ -1,6 +1,7 @@
 import type { Logger } from '../logger.ts';
 import type { Clock } from '../clock.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { isInCalendar } from './local-calendar.ts';
 import { composeNotice, noticeKey } from './notice-mail.ts';
 import { repeatNotice } from './notice-times.ts';
 import type { Claim, DueTask, NoticeRow, NoticesStore, SendOutcome } from './notices.store.ts';
@@ -51,6 +52,12 @@ export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log, 
     (task: DueTask): Claim => {
       const zone = task.owner_zone ?? 'UTC';
       const noticeTime = task.next_notice_time ?? now;
+      if (!isInCalendar(task.schedule_time, zone) || !isInCalendar(noticeTime, zone)) {
+        // Stored before dates were bounded: there is no due time to tell in the owner's zone and no
+        // next notice to compute, so its notices stop (DESIGN §7).
+        log.warn({ task: task.id }, 'task notices stopped: its times lie beyond the calendar');
+        return { notice: null, nextNoticeTime: null };
+      }
       const mail = composeNotice(task, { email: task.owner_email, zone }, publicUrl);
       return {
         notice: {

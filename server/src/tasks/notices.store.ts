@@ -5,9 +5,9 @@ import type { TaskRow } from './tasks.store.ts';
 export type NoticeRow = Selectable<TaskNoticesTable>;
 export type DueTask = TaskRow & { owner_email: string; owner_zone: string | null };
 
-/** What the claim decides for one due task: the notice to record and the task's next notice. */
+/** What the claim decides for one due task: the notice to record (none for a task it cannot mail) and the task's next notice. */
 export type Claim = {
-  notice: Omit<NoticeRow, 'created_at' | 'attempts' | 'next_attempt_at' | 'sent_at' | 'last_error'>;
+  notice: Omit<NoticeRow, 'created_at' | 'attempts' | 'next_attempt_at' | 'sent_at' | 'last_error'> | null;
   nextNoticeTime: number | null;
 };
 
@@ -40,20 +40,23 @@ export function createNoticesStore(db: Kysely<Database>, { locking }: { locking:
         const due = await query.execute();
         if (due.length === 0) return 0;
         const claims = due.map((task) => ({ task, claim: decide(task) }));
-        await trx
-          .insertInto('task_notices')
-          .values(
-            claims.map(({ claim }) => ({
-              ...claim.notice,
-              created_at: now,
-              attempts: 0,
-              next_attempt_at: now,
-              sent_at: null,
-              last_error: null,
-            })),
-          )
-          .onConflict((oc) => oc.column('id').doNothing())
-          .execute();
+        const notices = claims.flatMap(({ claim }) => (claim.notice ? [claim.notice] : []));
+        if (notices.length > 0) {
+          await trx
+            .insertInto('task_notices')
+            .values(
+              notices.map((notice) => ({
+                ...notice,
+                created_at: now,
+                attempts: 0,
+                next_attempt_at: now,
+                sent_at: null,
+                last_error: null,
+              })),
+            )
+            .onConflict((oc) => oc.column('id').doNothing())
+            .execute();
+        }
         for (const { task, claim } of claims) {
           await trx
             .updateTable('tasks')

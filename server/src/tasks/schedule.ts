@@ -1,24 +1,15 @@
 import { DateTime, type DurationLikeObject } from 'luxon';
 import type { ScheduleType } from '../../../contract/tasks.ts';
+import { calendarMonthsBetween, calendarDaysBetween, millisOf } from './local-calendar.ts';
 
 /** One step of each schedule type, in local calendar terms (DESIGN §5). */
-const STEP: Record<ScheduleType, DurationLikeObject> = {
-  y: { years: 1 },
+const STEP: Record<ScheduleType, { months: number } | { days: number }> = {
+  y: { months: 12 },
   q: { months: 3 },
   m: { months: 1 },
-  b: { weeks: 2 },
-  w: { weeks: 1 },
+  b: { days: 14 },
+  w: { days: 7 },
   d: { days: 1 },
-};
-
-// The longest a step can last (a leap year, a 31-day month, a DST hour): dividing by it never overshoots.
-const LONGEST_STEP_MS: Record<ScheduleType, number> = {
-  y: 367 * 86_400_000,
-  q: 93 * 86_400_000,
-  m: 32 * 86_400_000,
-  b: 15 * 86_400_000,
-  w: 8 * 86_400_000,
-  d: 25 * 3_600_000,
 };
 
 export type Series = { anchor: number; type: ScheduleType; zone: string };
@@ -30,19 +21,38 @@ function times(step: DurationLikeObject, n: number): DurationLikeObject {
 /**
  * Occurrence n: the anchor plus n steps, counted from the anchor every time, so that month
  * ends clamp without drifting (Jan 31, Feb 28/29, Mar 31) and local clock times hold across DST.
+ * Null when the calendar cannot hold it: within a day of the ends of JavaScript's dates.
  */
-export function occurrence({ anchor, type, zone }: Series, n: number): number {
-  return DateTime.fromMillis(anchor, { zone }).plus(times(STEP[type], n)).toMillis();
+export function occurrence({ anchor, type, zone }: Series, n: number): number | null {
+  return millisOf(DateTime.fromMillis(anchor, { zone }).plus(times(STEP[type], n)));
 }
 
-/** The first occurrence after `index` that is later than `after`: its index and time. */
-export function nextOccurrence(series: Series, index: number, after: number): { index: number; time: number } {
-  const current = occurrence(series, index);
-  let n = index + 1 + Math.max(0, Math.floor((after - current) / LONGEST_STEP_MS[series.type]) - 1);
+/** How many whole steps lie between the anchor's local date and that of `time`. */
+function stepsUntil({ anchor, type, zone }: Series, time: number): number | null {
+  const from = DateTime.fromMillis(anchor, { zone });
+  const to = DateTime.fromMillis(time, { zone });
+  const step = STEP[type];
+  const count = 'months' in step ? calendarMonthsBetween(from, to) : calendarDaysBetween(from, to);
+  return count === null ? null : Math.floor(count / ('months' in step ? step.months : step.days));
+}
+
+/**
+ * The first occurrence after `index` that is later than `after`: its index and time; null when
+ * that lies beyond what the calendar can hold. Computed, not stepped to, so that a series
+ * anchored any number of years back costs the same: occurrence `stepsUntil(after)` falls on the
+ * local date of `after` or before it, and the one after it on a later date, so the loops below
+ * take a step or two at most. The step back is for a local time moved forward by a gap in the
+ * zone's clock — by a day where a day was skipped (Samoa, 30 December 2011).
+ */
+export function nextOccurrence(series: Series, index: number, after: number): { index: number; time: number } | null {
+  const estimate = stepsUntil(series, after);
+  if (estimate === null) return null;
+  let n = Math.max(index + 1, estimate);
+  while (n > index + 1 && (occurrence(series, n - 1) ?? -Infinity) > after) n -= 1;
   let time = occurrence(series, n);
-  while (time <= after) {
+  while (time !== null && time <= after) {
     n += 1;
     time = occurrence(series, n);
   }
-  return { index: n, time };
+  return time === null ? null : { index: n, time };
 }

@@ -57,11 +57,14 @@ function patchFor(change: TaskFieldChange, row: TaskRow, zone: string, now: numb
   }
 }
 
-/** Complete: on to the first occurrence later than both this one and now, or inactive past the end. */
+/**
+ * Complete: on to the first occurrence later than both this one and now, or inactive past the
+ * end — the series' own, or the calendar's for a task stored with a time it cannot hold.
+ */
 function completion(row: TaskRow, zone: string, now: number): TaskPatch {
   if (row.active !== 1) throw notActive();
   const next = nextOccurrence(seriesOf(row, zone), row.occurrence_index, Math.max(row.schedule_time, now));
-  if (row.schedule_end_time !== null && next.time > row.schedule_end_time) {
+  if (next === null || (row.schedule_end_time !== null && next.time > row.schedule_end_time)) {
     return { active: 0, next_notice_time: null, last_notice_time: null };
   }
   const advanced = { ...row, occurrence_index: next.index, schedule_time: next.time, last_notice_time: null };
