@@ -15,11 +15,11 @@ import {
 import {
   type Catalogue,
   catalogueReads,
-  formatBit,
+  formatFilter,
   indexedText,
   newCatalogueVersion,
   RANKED_MATCH_LIMIT,
-  ranksByTitleLength,
+  ranksTitleMatchesFirst,
 } from './books.search.ts';
 
 const COLUMNS = BOOK_COLUMNS.join(', ');
@@ -54,12 +54,11 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
     ...catalogueReads(db),
 
     async search(query) {
-      const mask = formatBit(query.format);
-      const formatFilter = mask === 0 ? sql.raw('') : sql`and format_mask & ${mask} != 0`;
+      const byFormat = formatFilter(query.format);
       if (query.terms.length === 0) {
-        const total = await sql<{ n: number }>`select count(*) as n from books where true ${formatFilter}`.execute(db);
+        const total = await sql<{ n: number }>`select count(*) as n from books where true ${byFormat}`.execute(db);
         const page = await sql<BookRow>`
-          select ${sql.raw(COLUMNS)} from books where true ${formatFilter}
+          select ${sql.raw(COLUMNS)} from books where true ${byFormat}
           order by updated desc nulls last, seq limit ${query.size} offset ${query.from}`.execute(db);
         return { total: Number(total.rows[0]?.n ?? 0), books: page.rows.map(fromRow) };
       }
@@ -69,16 +68,15 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
         ? sql`(search @@ ${tsquery}::tsquery or identifier_key = ${query.identifier})`
         : sql`search @@ ${tsquery}::tsquery`;
       const count = await sql<{ n: number }>`
-        select count(*) as n from books where ${matches} ${formatFilter}`.execute(db);
+        select count(*) as n from books where ${matches} ${byFormat}`.execute(db);
       const total = Number(count.rows[0]?.n ?? 0);
       if (total <= query.from) return { total, books: [] };
-      const titleTier =
-        query.fields.includes('title') && !ranksByTitleLength(query)
-          ? sql`search @@ ${FIELDS.query(query.terms, ['title'])}::tsquery desc,`
-          : sql.raw('');
+      const titleTier = ranksTitleMatchesFirst(query)
+        ? sql`search @@ ${FIELDS.query(query.terms, ['title'])}::tsquery desc,`
+        : sql.raw('');
       const order = total > RANKED_MATCH_LIMIT ? sql`seq desc` : sql`${titleTier} title_words, seq`;
       const page = await sql<BookRow>`
-        select ${sql.raw(COLUMNS)} from books where ${matches} ${formatFilter}
+        select ${sql.raw(COLUMNS)} from books where ${matches} ${byFormat}
         order by ${order} limit ${query.size} offset ${query.from}`.execute(db);
       return { total, books: page.rows.map(fromRow) };
     },

@@ -17,11 +17,11 @@ import {
   type Catalogue,
   type CatalogueQuery,
   catalogueReads,
-  formatBit,
+  formatFilter,
   indexedText,
   newCatalogueVersion,
   RANKED_MATCH_LIMIT,
-  ranksByTitleLength,
+  ranksTitleMatchesFirst,
 } from './books.search.ts';
 import { createSearchPool, type SearchPoolOptions } from './search-pool.ts';
 import type { SearchPlan } from './search-plan.ts';
@@ -98,42 +98,41 @@ function wordHits(query: Pick<CatalogueQuery, 'terms' | 'fields'>, only: IndexNa
  * the count's answer, known before the page is asked for. With `identifier`, the books whose
  * identifier it is are added to the word matches.
  */
-function searchStatements(query: Omit<CatalogueQuery, 'format' | 'identifier'> & { mask: number; identifier?: string }) {
+function searchStatements(query: Omit<CatalogueQuery, 'identifier'> & { identifier?: string }) {
   const used = INDEX_NAMES.filter((name) =>
     INDEXES[name].columns.some((column) => query.fields.includes(column)),
   );
-  const formatFilter = query.mask === 0 ? sql.raw('') : sql`and b.format_mask & ${query.mask} != 0`;
+  const byFormat = formatFilter(query.format, 'b.format_mask');
   const only = used.length === 1 ? used[0]! : undefined;
   const words = wordHits(query, only);
   const hits = query.identifier ? sql`${words} union select seq from books where identifier_key = ${query.identifier}` : words;
   // Books whose title holds every term come first; a search of titles alone needs no second look.
   // As `not in`, the title matches are looked up once; as a join they were looked up per hit.
-  const rank =
-    query.fields.includes('title') && !ranksByTitleLength(query)
-      ? sql`h.rowid not in (select rowid from books_fts_meta where books_fts_meta match ${termsIn('meta', ['title'], query.terms)}),
-          b.title_words, b.seq`
-      : sql`b.title_words, b.seq`;
+  const rank = ranksTitleMatchesFirst(query)
+    ? sql`h.rowid not in (select rowid from books_fts_meta where books_fts_meta match ${termsIn('meta', ['title'], query.terms)}),
+        b.title_words, b.seq`
+    : sql`b.title_words, b.seq`;
   return {
     count:
-      query.mask === 0
+      query.format === ''
         ? sql<{ n: number }>`select count(*) as n from (${hits})`
-        : sql<{ n: number }>`select count(*) as n from (${hits}) h join books b on b.seq = h.rowid where 1 = 1 ${formatFilter}`,
+        : sql<{ n: number }>`select count(*) as n from (${hits}) h join books b on b.seq = h.rowid where 1 = 1 ${byFormat}`,
     page: (total: number) => {
       if (total <= RANKED_MATCH_LIMIT) {
         return sql<BookRow>`
           select ${PREFIXED_COLUMNS} from (${hits}) h join books b on b.seq = h.rowid
-          where 1 = 1 ${formatFilter}
+          where 1 = 1 ${byFormat}
           order by ${rank} limit ${query.size} offset ${query.from}`;
       }
       // Too many to rank: newest-loaded first, read from the index's end and stopped at the page.
-      if (only && query.mask === 0) {
+      if (only && query.format === '') {
         return sql<BookRow>`
           select ${PREFIXED_COLUMNS} from (${hits} order by rowid desc limit ${query.size} offset ${query.from}) h
           join books b on b.seq = h.rowid order by h.rowid desc`;
       }
       return sql<BookRow>`
         select ${PREFIXED_COLUMNS} from (${hits}) h join books b on b.seq = h.rowid
-        where 1 = 1 ${formatFilter} order by h.rowid desc limit ${query.size} offset ${query.from}`;
+        where 1 = 1 ${byFormat} order by h.rowid desc limit ${query.size} offset ${query.from}`;
     },
   };
 }
@@ -153,7 +152,6 @@ const compiler = new Kysely<Database>({
  * has found a book with the keys as its identifier.
  */
 export function searchPlan(query: CatalogueQuery, { withIdentifier = false } = {}): SearchPlan {
-  const mask = formatBit(query.format);
   const plan = (count: RawBuilder<unknown>, page: (total: number) => RawBuilder<unknown>): SearchPlan => ({
     count: count.compile(compiler),
     ranked: page(RANKED_MATCH_LIMIT).compile(compiler),
@@ -162,19 +160,19 @@ export function searchPlan(query: CatalogueQuery, { withIdentifier = false } = {
     rankedLimit: RANKED_MATCH_LIMIT,
   });
   if (query.terms.length === 0) {
-    const formatFilter = mask === 0 ? sql.raw('') : sql`and format_mask & ${mask} != 0`;
+    const byFormat = formatFilter(query.format);
     return plan(
-      sql`select count(*) as n from books where 1 = 1 ${formatFilter}`,
+      sql`select count(*) as n from books where 1 = 1 ${byFormat}`,
       () => sql`
-        select ${sql.raw(COLUMNS)} from books where 1 = 1 ${formatFilter}
+        select ${sql.raw(COLUMNS)} from books where 1 = 1 ${byFormat}
         order by updated desc, seq limit ${query.size} offset ${query.from}`,
     );
   }
   if (withIdentifier) {
-    const statements = searchStatements({ ...query, mask, identifier: query.identifier });
+    const statements = searchStatements({ ...query, identifier: query.identifier });
     return plan(statements.count, statements.page);
   }
-  const statements = searchStatements({ ...query, mask });
+  const statements = searchStatements({ ...query });
   return {
     ...plan(statements.count, statements.page),
     ...(query.identifier

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { BookQuery, BookSearchField, CatalogueBook } from '../../../contract/books.ts';
 import type { Database } from '../storage/schema.ts';
 import { BOOK_FORMATS } from '../../../contract/books.ts';
@@ -67,8 +67,9 @@ const VERSION_SETTING = 'books_version';
  */
 export const newCatalogueVersion = (db: Kysely<Database>) => settingWrite(db, VERSION_SETTING, randomUUID());
 
-export const formatBit = (format: CatalogueQuery['format']) =>
-  format === '' ? 0 : 1 << BOOK_FORMATS.indexOf(format);
+/** The format filter, on the books' format bits (book-row.ts): nothing for any format. */
+export const formatFilter = (format: CatalogueQuery['format'], column: 'format_mask' | 'b.format_mask' = 'format_mask') =>
+  format === '' ? sql.raw('') : sql`and ${sql.raw(column)} & ${1 << BOOK_FORMATS.indexOf(format)} != 0`;
 
 /**
  * The text each search field indexes: the comment without its markup, every file path of the
@@ -111,11 +112,13 @@ export function typedIdentifier(keys: string): string {
  * The ranking, the same on both databases: books whose title holds every searched word first,
  * then shorter titles first (in words, stored with the book: `title_words`), then catalogue
  * order. For a search of titles alone (the default) that is BM25's order whenever each word
- * matches once per title, as it nearly always does. A search of titles alone needs no first tier:
- * every match holds every word in its title, so length alone ranks.
+ * matches once per title, as it nearly always does.
+ *
+ * Whether the first tier is needed: not without the title among the fields, nor for a search of
+ * titles alone, every match of which holds every word in its title, so that length alone ranks.
  */
-export const ranksByTitleLength = (query: Pick<CatalogueQuery, 'fields'>) =>
-  query.fields.length === 1 && query.fields[0] === 'title';
+export const ranksTitleMatchesFirst = (query: Pick<CatalogueQuery, 'fields'>) =>
+  query.fields.includes('title') && !(query.fields.length === 1 && query.fields[0] === 'title');
 
 /** Every stored book in catalogue order, a page of rows at a time (for the export and re-indexing). */
 export async function* bookPages(db: Kysely<Database>, size: number): AsyncIterable<Array<BookRow & { seq: number }>> {
