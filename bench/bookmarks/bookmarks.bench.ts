@@ -3,7 +3,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Kysely, SqliteDialect } from 'kysely';
 import { BOOKMARK_SEARCH_FIELDS, type BookmarkQuerySpec } from '../../contract/bookmarks.ts';
-import { createSqliteBookmarkIndex } from '../../server/src/bookmarks/bookmark-index.sqlite.ts';
+import { createSqliteBookmarkIndex } from '../../server/src/bookmarks/bookmarks.search.sqlite.ts';
 import { createBookmarksStore } from '../../server/src/bookmarks/bookmarks.store.ts';
 import { searchTerms } from '../../server/src/search/search-text.ts';
 import type { Database } from '../../server/src/storage/schema.ts';

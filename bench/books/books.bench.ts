@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { createSqliteCatalogue, searchPlan } from '../../server/src/books/catalogue.sqlite.ts';
+import { createSqliteCatalogue, searchPlan } from '../../server/src/books/books.search.sqlite.ts';
 import { searchPlanRunner } from '../../server/src/books/search-plan.ts';
 import type { BookSearchField } from '../../contract/books.ts';
 import { fromCalibreJson } from '../../server/src/books/import/calibre-json.ts';
 import { migrate, openStorage } from '../../server/src/storage/database.ts';
-import { catalogueQuery } from '../../server/src/books/catalogue.ts';
+import { catalogueQuery } from '../../server/src/books/books.search.ts';
 import { type RunningServer, startServer } from '../../web/e2e/server.ts';
 import { fixedReplyServer } from '../lib/fixed-reply.ts';
 import { load, machine, median, peakMemoryMb, percentile } from '../lib/measure.ts';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/schema.ts';
+import { settingsStore } from '../storage/settings.store.ts';
 
 const SETTING = 'jwt_secret';
 
@@ -10,11 +11,6 @@ const SETTING = 'jwt_secret';
  */
 export async function loadSigningKey(db: Kysely<Database>, configured: string | undefined): Promise<Uint8Array> {
   if (configured) return new TextEncoder().encode(configured);
-  await db
-    .insertInto('settings')
-    .values({ key: SETTING, value: randomBytes(32).toString('base64url') })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const row = await db.selectFrom('settings').select('value').where('key', '=', SETTING).executeTakeFirstOrThrow();
-  return Buffer.from(row.value, 'base64url');
+  const kept = await settingsStore(db).writeOnce(SETTING, randomBytes(32).toString('base64url'));
+  return Buffer.from(kept, 'base64url');
 }

@@ -19,7 +19,7 @@ import { searchTerms } from '../search/search-text.ts';
 import { fileEntryOutcome } from './bookmark-file-entry.ts';
 import { createImportGate } from './import-gate.ts';
 import { bookmarkFileText } from './bookmark-file-text.ts';
-import type { BookmarkIndex, IndexQuery, IndexResult } from './bookmark-index.ts';
+import type { BookmarkIndex, IndexQuery, IndexResult } from './bookmarks.search.ts';
 import { type BookmarkRow, fromRow } from './bookmark-row.ts';
 import type { BookmarksStore, NewBookmark } from './bookmarks.store.ts';
 import { decodeCursor, encodeCursor } from './list-cursor.ts';

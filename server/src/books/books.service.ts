@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { LRUCache } from 'lru-cache';
 import { type Book, type BookQuery, BookResults, type CatalogueBook, type IndexUploadReply } from '../../../contract/books.ts';
 import { notFound } from '../errors.ts';
-import { type Catalogue, type CatalogueQuery, catalogueQuery } from './catalogue.ts';
+import { type Catalogue, type CatalogueQuery, catalogueQuery } from './books.search.ts';
 import { readIndexFile } from './import/read-index-file.ts';
 import { unreadable } from './import/parsed-record.ts';
 

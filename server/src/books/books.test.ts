@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Book, BookResults, IndexUploadReply } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
-import { RANKED_MATCH_LIMIT } from './catalogue.ts';
+import { RANKED_MATCH_LIMIT } from './books.search.ts';
 import { FOLDING_EXAMPLES } from '../search/folding-examples.ts';
 import {
   bearer,
@@ -432,8 +432,8 @@ describe.each(testDialects)('books on %s', (dialect) => {
     }
     const { Readable } = await import('node:stream');
     const { createBooksService } = await import('./books.service.ts');
-    const { createSqliteCatalogue } = await import('./catalogue.sqlite.ts');
-    const { createPostgresCatalogue } = await import('./catalogue.postgres.ts');
+    const { createSqliteCatalogue } = await import('./books.search.sqlite.ts');
+    const { createPostgresCatalogue } = await import('./books.search.postgres.ts');
     const catalogue = t.storage.sqliteFile
       ? createSqliteCatalogue(t.storage.db, t.storage.sqliteFile)
       : createPostgresCatalogue(t.storage.db);

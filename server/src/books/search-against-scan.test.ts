@@ -103,7 +103,7 @@ function randomQuery(r: ReturnType<typeof random>, books: Generated[]): Query {
   return { keys: keys.join(','), fields: chosen, format };
 }
 
-/** The plain scan: matches, ranked as catalogue.ts says (title holding every word, title length, catalogue order). */
+/** The plain scan: matches, ranked as books.search.ts says (title holding every word, title length, catalogue order). */
 function scan(books: Generated[], query: Query) {
   const terms = searchTerms(query.keys);
   const typed = query.keys.toLowerCase().replace(/[^a-z0-9]/g, '');

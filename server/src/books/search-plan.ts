@@ -1,6 +1,6 @@
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import { preparedStatements } from '../storage/node-sqlite.ts';
-import type { BookRow } from './catalogue.ts';
+import type { BookRow } from './book-row.ts';
 
 export type CompiledStatement = { sql: string; parameters: readonly unknown[] };
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, openStorage } from '../storage/database.ts';
-import { createSqliteCatalogue, searchPlan } from './catalogue.sqlite.ts';
+import { createSqliteCatalogue, searchPlan } from './books.search.sqlite.ts';
 import { createSearchPool } from './search-pool.ts';
 
 const everything = { terms: [], identifier: '', fields: ['title' as const], format: '' as const, from: 0, size: 10 };

@@ -65,6 +65,10 @@ export interface BooksTable {
   path: string;
   formats: string;
   format_mask: number;
+  /** The title's length in words, which ranks the matches (books/book-row.ts). */
+  title_words: number;
+  /** The identifier as a search matches it whole (books/book-row.ts). */
+  identifier_key: string;
 }
 
 /** A provider account (auth/oidc/) linked to a user: found by issuer and subject at every sign-in. */

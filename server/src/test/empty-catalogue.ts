@@ -1,6 +1,6 @@
-import type { Catalogue } from '../books/catalogue.ts';
-import { createPostgresCatalogue } from '../books/catalogue.postgres.ts';
-import { createSqliteCatalogue } from '../books/catalogue.sqlite.ts';
+import type { Catalogue } from '../books/books.search.ts';
+import { createPostgresCatalogue } from '../books/books.search.postgres.ts';
+import { createSqliteCatalogue } from '../books/books.search.sqlite.ts';
 import type { Storage } from '../storage/database.ts';
 
 /** The catalogue of a test app's storage, opened beside the app's own. */

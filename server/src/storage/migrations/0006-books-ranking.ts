@@ -4,7 +4,7 @@ import { searchWords } from '../../search/search-text.ts';
 const BACKFILL_PAGE = 1000;
 
 /**
- * The title's length in words, by which both databases rank (catalogue.ts): SQLite's BM25
+ * The title's length in words, by which both databases rank (books.search.ts): SQLite's BM25
  * scores every match of a contentless, column-only index 0, so searches came back in catalogue
  * order until now.
  */

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { reindexBookmarks } from '../../bookmarks/bookmark-reindex.ts';
-import { reindexCatalogue } from '../../books/catalogue-reindex.ts';
+import { reindexBookmarks } from '../../bookmarks/bookmarks.reindex.ts';
+import { reindexCatalogue } from '../../books/books.reindex.ts';
 import type { Dialect } from '../database.ts';
 import type { Database } from '../schema.ts';
 

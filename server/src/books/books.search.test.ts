@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueQuery, identifierKey, pathInLibrary, typedIdentifier } from './catalogue.ts';
+import { identifierKey } from './book-row.ts';
+import { catalogueQuery, pathInLibrary, typedIdentifier } from './books.search.ts';
 
 describe('the part of a path below its Calibre library', () => {
   it('is the author folder, the book folder and the file, when the book folder ends with the book’s id', () => {

@@ -1,10 +1,17 @@
-import type { Kysely, Selectable } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
 import type { BookQuery, BookSearchField, CatalogueBook } from '../../../contract/books.ts';
-import type { BooksTable, Database } from '../storage/schema.ts';
+import type { Database } from '../storage/schema.ts';
 import { BOOK_FORMATS } from '../../../contract/books.ts';
-import { htmlText, keyWords, searchTerms, searchWords } from '../search/search-text.ts';
+import { htmlText, keyWords, searchTerms } from '../search/search-text.ts';
+import { settingsStore, settingWrite } from '../storage/settings.store.ts';
+import { BOOK_COLUMNS, type BookRow, fromRow } from './book-row.ts';
 
-/** One catalogue per installation, behind one interface with an implementation per database. */
+/**
+ * One catalogue per installation, behind one interface with an implementation per database. The
+ * catalogue is the books' store and their search index at once: a search reads the rows it
+ * returns straight from the books it matched.
+ */
 export interface Catalogue {
   search(query: CatalogueQuery): Promise<{ total: number; books: CatalogueBook[] }>;
   get(id: string): Promise<CatalogueBook | undefined>;
@@ -52,21 +59,17 @@ export function catalogueQuery(query: Pick<BookQuery, 'keys' | 'fields' | 'forma
  */
 export const RANKED_MATCH_LIMIT = 5000;
 
-export const VERSION_SETTING = 'books_version';
+const VERSION_SETTING = 'books_version';
 
-/** A book's formats as bits, so that the format filter is one integer test on either database. */
-export function formatMask(paths: string[]): number {
-  let mask = 0;
-  for (const file of paths) {
-    const extension = file.slice(file.lastIndexOf('.') + 1).toLowerCase();
-    const bit = BOOK_FORMATS.indexOf(extension as (typeof BOOK_FORMATS)[number]);
-    if (bit >= 0) mask |= 1 << bit;
-  }
-  return mask;
-}
+/**
+ * Gives the catalogue a new version, for a load to write in its transaction: any server instance
+ * that reads it then knows its cached results are stale.
+ */
+export const newCatalogueVersion = (db: Kysely<Database>) => settingWrite(db, VERSION_SETTING, randomUUID());
 
-export const formatBit = (format: CatalogueQuery['format']) =>
-  format === '' ? 0 : 1 << BOOK_FORMATS.indexOf(format);
+/** The format filter, on the books' format bits (book-row.ts): nothing for any format. */
+export const formatFilter = (format: CatalogueQuery['format'], column: 'format_mask' | 'b.format_mask' = 'format_mask') =>
+  format === '' ? sql.raw('') : sql`and ${sql.raw(column)} & ${1 << BOOK_FORMATS.indexOf(format)} != 0`;
 
 /**
  * The text each search field indexes: the comment without its markup, every file path of the
@@ -94,12 +97,6 @@ export function pathInLibrary(file: string, bookId: string): string {
   return parts.length > 3 && parts.at(-2)!.endsWith(` (${bookId})`) ? parts.slice(-3).join('/') : file;
 }
 
-/**
- * An identifier as it is matched: letters and digits only, folded and in lower case, so that
- * "978-0-14-044913-6" and "9780140449136" are one. Of the book's `type:value`, the value.
- */
-export const identifierKey = (identifier: string) => searchWords(identifier.slice(identifier.indexOf(':') + 1)).join('');
-
 const MAX_IDENTIFIER_KEY = 64;
 
 /**
@@ -113,31 +110,38 @@ export function typedIdentifier(keys: string): string {
 
 /**
  * The ranking, the same on both databases: books whose title holds every searched word first,
- * then shorter titles first (in words), then catalogue order. For a search of titles alone
- * (the default) that is BM25's order whenever each word matches once per title, as it nearly
- * always does. The length is stored with the book, so ranking reads one number a match rather
- * than BM25's walk through every searched word's postings, which was half of a search's time.
+ * then shorter titles first (in words, stored with the book: `title_words`), then catalogue
+ * order. For a search of titles alone (the default) that is BM25's order whenever each word
+ * matches once per title, as it nearly always does.
+ *
+ * Whether the first tier is needed: not without the title among the fields, nor for a search of
+ * titles alone, every match of which holds every word in its title, so that length alone ranks.
  */
-export const titleWords = (book: CatalogueBook) => searchWords(book.title).length;
+export const ranksTitleMatchesFirst = (query: Pick<CatalogueQuery, 'fields'>) =>
+  query.fields.includes('title') && !(query.fields.length === 1 && query.fields[0] === 'title');
 
-/** A search of titles alone: every match holds every word in its title, so length alone ranks. */
-export const ranksByTitleLength = (query: Pick<CatalogueQuery, 'fields'>) =>
-  query.fields.length === 1 && query.fields[0] === 'title';
-
-/** The row as stored: times as epoch milliseconds, formats as JSON. */
-export type BookRow = Omit<Selectable<BooksTable>, 'seq'>;
-
-export const BOOK_COLUMNS = [
-  'id', 'title', 'author', 'identifier', 'publish_date', 'publisher', 'created', 'updated', 'comment', 'path', 'formats',
-  'format_mask',
-] as const satisfies ReadonlyArray<keyof BookRow>;
+/** Every stored book in catalogue order, a page of rows at a time (for the export and re-indexing). */
+export async function* bookPages(db: Kysely<Database>, size: number): AsyncIterable<Array<BookRow & { seq: number }>> {
+  for (let after = 0; ; ) {
+    const page = await db
+      .selectFrom('books')
+      .select(['seq', ...BOOK_COLUMNS])
+      .where('seq', '>', after)
+      .orderBy('seq')
+      .limit(size)
+      .execute();
+    if (page.length > 0) yield page;
+    if (page.length < size) return;
+    after = page[page.length - 1]!.seq;
+  }
+}
 
 const EXPORT_PAGE = 1000;
 
 /** The reads that are the same SQL on both databases. */
 export function catalogueReads(db: Kysely<Database>): Pick<Catalogue, 'get' | 'all' | 'version'> {
   // Asked before every search: built and compiled once.
-  const versionQuery = db.selectFrom('settings').select('value').where('key', '=', VERSION_SETTING).compile();
+  const readVersion = settingsStore(db).reader(VERSION_SETTING);
   return {
     async get(id) {
       const row = await db.selectFrom('books').select(BOOK_COLUMNS).where('id', '=', id).executeTakeFirst();
@@ -145,56 +149,13 @@ export function catalogueReads(db: Kysely<Database>): Pick<Catalogue, 'get' | 'a
     },
 
     async *all() {
-      for (let after = 0; ; ) {
-        const page = await db
-          .selectFrom('books')
-          .select(['seq', ...BOOK_COLUMNS])
-          .where('seq', '>', after)
-          .orderBy('seq')
-          .limit(EXPORT_PAGE)
-          .execute();
+      for await (const page of bookPages(db, EXPORT_PAGE)) {
         for (const row of page) yield fromRow(row);
-        if (page.length < EXPORT_PAGE) return;
-        after = page[page.length - 1]!.seq;
       }
     },
 
     async version() {
-      const { rows } = await db.executeQuery(versionQuery);
-      return rows[0]?.value ?? 'none';
+      return (await readVersion()) ?? 'none';
     },
-  };
-}
-
-export function toRow(book: CatalogueBook): BookRow {
-  return {
-    id: book.id,
-    title: book.title,
-    author: book.author,
-    identifier: book.identifier,
-    publish_date: book.publish_date,
-    publisher: book.publisher,
-    created: book.created === null ? null : Date.parse(book.created),
-    updated: book.updated === null ? null : Date.parse(book.updated),
-    comment: book.comment,
-    path: book.path,
-    formats: JSON.stringify(book.formats),
-    format_mask: formatMask(book.formats),
-  };
-}
-
-export function fromRow(row: BookRow): CatalogueBook {
-  return {
-    id: row.id,
-    title: row.title,
-    author: row.author,
-    identifier: row.identifier,
-    publish_date: row.publish_date,
-    publisher: row.publisher,
-    created: row.created === null ? null : new Date(Number(row.created)).toISOString(),
-    updated: row.updated === null ? null : new Date(Number(row.updated)).toISOString(),
-    comment: row.comment,
-    path: row.path,
-    formats: JSON.parse(row.formats) as string[],
   };
 }

@@ -1,13 +1,13 @@
 import { Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createPostgresBookmarkIndex } from '../bookmarks/bookmark-index.postgres.ts';
-import { createSqliteBookmarkIndex } from '../bookmarks/bookmark-index.sqlite.ts';
+import { createPostgresBookmarkIndex } from '../bookmarks/bookmarks.search.postgres.ts';
+import { createSqliteBookmarkIndex } from '../bookmarks/bookmarks.search.sqlite.ts';
 import { migrate, openStorage } from '../storage/database.ts';
 import { migrationProvider } from '../storage/migration-provider.ts';
 import { createTestDatabase, testDialects } from '../test/test-app.ts';
-import { catalogueQuery } from './catalogue.ts';
-import { createPostgresCatalogue } from './catalogue.postgres.ts';
-import { createSqliteCatalogue } from './catalogue.sqlite.ts';
+import { catalogueQuery } from './books.search.ts';
+import { createPostgresCatalogue } from './books.search.postgres.ts';
+import { createSqliteCatalogue } from './books.search.sqlite.ts';
 
 /** Words as they were folded before migration 0007: NFKD's marks removed, nothing more. */
 const oldFold = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '');

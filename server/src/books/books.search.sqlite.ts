@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import {
   DummyDriver,
   Kysely,
@@ -9,25 +8,21 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
-import type { CatalogueBook } from '../../../contract/books.ts';
+import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
 import type { Database } from '../storage/schema.ts';
+import { fts5Match } from '../search/fts5-query.ts';
 import { foldDiacritics } from '../search/search-text.ts';
+import { BOOK_COLUMNS, type BookRow, fromRow, identifierKey, STORED_COLUMN_NAMES, storedRow } from './book-row.ts';
 import {
-  type BookRow,
   type Catalogue,
   type CatalogueQuery,
-  formatBit,
-  fromRow,
-  identifierKey,
-  indexedText,
-  RANKED_MATCH_LIMIT,
-  ranksByTitleLength,
-  titleWords,
-  toRow,
-  VERSION_SETTING,
-  BOOK_COLUMNS,
   catalogueReads,
-} from './catalogue.ts';
+  formatFilter,
+  indexedText,
+  newCatalogueVersion,
+  RANKED_MATCH_LIMIT,
+  ranksTitleMatchesFirst,
+} from './books.search.ts';
 import { createSearchPool, type SearchPoolOptions } from './search-pool.ts';
 import type { SearchPlan } from './search-plan.ts';
 
@@ -40,26 +35,45 @@ const COLUMNS = BOOK_COLUMNS.join(', ');
 const INDEXES = {
   meta: { table: 'books_fts_meta', columns: ['title', 'author'] },
   text: { table: 'books_fts_text', columns: ['comment', 'file_path'] },
-} as const;
+} as const satisfies Record<string, { table: string; columns: readonly BookSearchField[] }>;
 type IndexName = keyof typeof INDEXES;
+const INDEX_NAMES = Object.keys(INDEXES) as IndexName[];
 
-/** FTS5 query text: each term a prefix, within the chosen columns. Terms are letters and digits only. */
-function termsIn(name: IndexName, fields: readonly string[], terms: string[], join: 'AND' | 'OR'): string {
-  const columns = INDEXES[name].columns.filter((column) => fields.includes(column));
-  const filter = columns.length === INDEXES[name].columns.length ? '' : `{${columns.join(' ')}} : `;
-  return terms.map((term) => `${filter}"${term}"*`).join(` ${join} `);
+/** FTS5 query text of one index: each term a prefix, within the chosen fields it holds. */
+function termsIn(name: IndexName, fields: readonly string[], terms: string[]): string {
+  const all = INDEXES[name].columns;
+  return fts5Match(terms, all.filter((column) => fields.includes(column)), all);
 }
 
 const table = (name: IndexName) => sql.raw(INDEXES[name].table);
 
-/** What each word index is given for a book: its fields' text, folded; FTS5's tokenizer splits it into words. */
-export function ftsText(book: CatalogueBook): { meta: [title: string, author: string]; text: [comment: string, filePath: string] } {
+/** What the word indexes are given for a book: its fields' text, folded; FTS5's tokenizer splits it into words. */
+function foldedText(book: CatalogueBook): Record<BookSearchField, string> {
   const text = indexedText(book);
   return {
-    meta: [foldDiacritics(text.title), foldDiacritics(text.author)],
-    text: [foldDiacritics(text.comment), foldDiacritics(text.file_path)],
+    title: foldDiacritics(text.title),
+    author: foldDiacritics(text.author),
+    comment: foldDiacritics(text.comment),
+    file_path: foldDiacritics(text.file_path),
   };
 }
+
+/** One index's row of a book, each field named as its column. */
+const indexRow = (name: IndexName, rowid: number, folded: Record<BookSearchField, string>) => ({
+  rowid,
+  ...Object.fromEntries(INDEXES[name].columns.map((column) => [column, folded[column]])),
+});
+
+/** Empties a contentless index at once (FTS5's own command). */
+const emptyIndex = (name: IndexName) => `insert into ${INDEXES[name].table} (${INDEXES[name].table}) values ('delete-all')`;
+
+/** The insert of one index's row, its values named as `indexRow` names them. */
+function indexInsert(name: IndexName): string {
+  const columns = INDEXES[name].columns;
+  return `insert into ${INDEXES[name].table} (rowid, ${columns.join(', ')})
+    values (:rowid, ${columns.map((column) => `:${column}`).join(', ')})`;
+}
+
 const PREFIXED_COLUMNS = sql.raw(COLUMNS.replace(/(\w+)/g, 'b.$1'));
 
 /**
@@ -69,60 +83,59 @@ const PREFIXED_COLUMNS = sql.raw(COLUMNS.replace(/(\w+)/g, 'b.$1'));
  */
 function wordHits(query: Pick<CatalogueQuery, 'terms' | 'fields'>, only: IndexName | undefined): RawBuilder<unknown> {
   if (only) {
-    return sql`select rowid from ${table(only)} where ${table(only)} match ${termsIn(only, query.fields, query.terms, 'AND')}`;
+    return sql`select rowid from ${table(only)} where ${table(only)} match ${termsIn(only, query.fields, query.terms)}`;
   }
   // Each term's union is a subquery of its own: SQLite gives UNION and INTERSECT one precedence,
   // left to right, so "m1 union t1 intersect m2 union t2" would add t2's books without the AND.
   return sql.join(
     query.terms.map(
-      (term) => sql`select rowid from (select rowid from books_fts_meta where books_fts_meta match ${termsIn('meta', query.fields, [term], 'AND')}
-        union select rowid from books_fts_text where books_fts_text match ${termsIn('text', query.fields, [term], 'AND')})`,
+      (term) => sql`select rowid from (select rowid from books_fts_meta where books_fts_meta match ${termsIn('meta', query.fields, [term])}
+        union select rowid from books_fts_text where books_fts_text match ${termsIn('text', query.fields, [term])})`,
     ),
     sql` intersect `,
   );
 }
 
 /**
- * The count and page statements of a search with terms, ranked as catalogue.ts says. `total` is
+ * The count and page statements of a search with terms, ranked as books.search.ts says. `total` is
  * the count's answer, known before the page is asked for. With `identifier`, the books whose
  * identifier it is are added to the word matches.
  */
-function searchStatements(query: Omit<CatalogueQuery, 'format' | 'identifier'> & { mask: number; identifier?: string }) {
-  const used = (Object.keys(INDEXES) as IndexName[]).filter((name) =>
+function searchStatements(query: Omit<CatalogueQuery, 'identifier'> & { identifier?: string }) {
+  const used = INDEX_NAMES.filter((name) =>
     INDEXES[name].columns.some((column) => query.fields.includes(column)),
   );
-  const formatFilter = query.mask === 0 ? sql.raw('') : sql`and b.format_mask & ${query.mask} != 0`;
+  const byFormat = formatFilter(query.format, 'b.format_mask');
   const only = used.length === 1 ? used[0]! : undefined;
   const words = wordHits(query, only);
   const hits = query.identifier ? sql`${words} union select seq from books where identifier_key = ${query.identifier}` : words;
   // Books whose title holds every term come first; a search of titles alone needs no second look.
   // As `not in`, the title matches are looked up once; as a join they were looked up per hit.
-  const rank =
-    query.fields.includes('title') && !ranksByTitleLength(query)
-      ? sql`h.rowid not in (select rowid from books_fts_meta where books_fts_meta match ${termsIn('meta', ['title'], query.terms, 'AND')}),
-          b.title_words, b.seq`
-      : sql`b.title_words, b.seq`;
+  const rank = ranksTitleMatchesFirst(query)
+    ? sql`h.rowid not in (select rowid from books_fts_meta where books_fts_meta match ${termsIn('meta', ['title'], query.terms)}),
+        b.title_words, b.seq`
+    : sql`b.title_words, b.seq`;
   return {
     count:
-      query.mask === 0
+      query.format === ''
         ? sql<{ n: number }>`select count(*) as n from (${hits})`
-        : sql<{ n: number }>`select count(*) as n from (${hits}) h join books b on b.seq = h.rowid where 1 = 1 ${formatFilter}`,
+        : sql<{ n: number }>`select count(*) as n from (${hits}) h join books b on b.seq = h.rowid where 1 = 1 ${byFormat}`,
     page: (total: number) => {
       if (total <= RANKED_MATCH_LIMIT) {
         return sql<BookRow>`
           select ${PREFIXED_COLUMNS} from (${hits}) h join books b on b.seq = h.rowid
-          where 1 = 1 ${formatFilter}
+          where 1 = 1 ${byFormat}
           order by ${rank} limit ${query.size} offset ${query.from}`;
       }
       // Too many to rank: newest-loaded first, read from the index's end and stopped at the page.
-      if (only && query.mask === 0) {
+      if (only && query.format === '') {
         return sql<BookRow>`
           select ${PREFIXED_COLUMNS} from (${hits} order by rowid desc limit ${query.size} offset ${query.from}) h
           join books b on b.seq = h.rowid order by h.rowid desc`;
       }
       return sql<BookRow>`
         select ${PREFIXED_COLUMNS} from (${hits}) h join books b on b.seq = h.rowid
-        where 1 = 1 ${formatFilter} order by h.rowid desc limit ${query.size} offset ${query.from}`;
+        where 1 = 1 ${byFormat} order by h.rowid desc limit ${query.size} offset ${query.from}`;
     },
   };
 }
@@ -142,7 +155,6 @@ const compiler = new Kysely<Database>({
  * has found a book with the keys as its identifier.
  */
 export function searchPlan(query: CatalogueQuery, { withIdentifier = false } = {}): SearchPlan {
-  const mask = formatBit(query.format);
   const plan = (count: RawBuilder<unknown>, page: (total: number) => RawBuilder<unknown>): SearchPlan => ({
     count: count.compile(compiler),
     ranked: page(RANKED_MATCH_LIMIT).compile(compiler),
@@ -151,19 +163,19 @@ export function searchPlan(query: CatalogueQuery, { withIdentifier = false } = {
     rankedLimit: RANKED_MATCH_LIMIT,
   });
   if (query.terms.length === 0) {
-    const formatFilter = mask === 0 ? sql.raw('') : sql`and format_mask & ${mask} != 0`;
+    const byFormat = formatFilter(query.format);
     return plan(
-      sql`select count(*) as n from books where 1 = 1 ${formatFilter}`,
+      sql`select count(*) as n from books where 1 = 1 ${byFormat}`,
       () => sql`
-        select ${sql.raw(COLUMNS)} from books where 1 = 1 ${formatFilter}
+        select ${sql.raw(COLUMNS)} from books where 1 = 1 ${byFormat}
         order by updated desc, seq limit ${query.size} offset ${query.from}`,
     );
   }
   if (withIdentifier) {
-    const statements = searchStatements({ ...query, mask, identifier: query.identifier });
+    const statements = searchStatements({ ...query, identifier: query.identifier });
     return plan(statements.count, statements.page);
   }
-  const statements = searchStatements({ ...query, mask });
+  const statements = searchStatements({ ...query });
   return {
     ...plan(statements.count, statements.page),
     ...(query.identifier
@@ -196,49 +208,40 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string, search
       // A larger page cache keeps the word index's pages in memory through a long import.
       writer.exec('PRAGMA cache_size = -16384');
       const statements = {
-        find: writer.prepare('select seq from books where id = ?'),
+        find: writer.prepare('select seq from books where id = :id'),
         insert: writer.prepare(
-          `insert into books (${COLUMNS}, title_words, identifier_key) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          `insert into books (${STORED_COLUMN_NAMES.join(', ')})
+           values (${STORED_COLUMN_NAMES.map((column) => `:${column}`).join(', ')})
            on conflict (id) do nothing`,
         ),
         update: writer.prepare(
-          `update books set title = ?, author = ?, identifier = ?, publish_date = ?, publisher = ?, created = ?,
-           updated = ?, comment = ?, path = ?, formats = ?, format_mask = ?, title_words = ?, identifier_key = ?
-           where seq = ?`,
+          `update books set ${STORED_COLUMN_NAMES.filter((column) => column !== 'id').map((column) => `${column} = :${column}`).join(', ')}
+           where id = :id`,
         ),
-        unindexMeta: writer.prepare('delete from books_fts_meta where rowid = ?'),
-        unindexText: writer.prepare('delete from books_fts_text where rowid = ?'),
-        indexMeta: writer.prepare('insert into books_fts_meta (rowid, title, author) values (?, ?, ?)'),
-        indexText: writer.prepare('insert into books_fts_text (rowid, comment, file_path) values (?, ?, ?)'),
+        unindex: INDEX_NAMES.map((name) => writer.prepare(`delete from ${INDEXES[name].table} where rowid = ?`)),
+        index: INDEX_NAMES.map((name) => ({ name, statement: writer.prepare(indexInsert(name)) })),
+        newVersion: newCatalogueVersion(compiler).compile(),
       };
       const write = async (book: CatalogueBook) => {
-        const r = toRow(book);
+        const row = storedRow(book);
         // Most books are new (all of them in a replace): try the insert first, look up only on a clash.
-        const inserted = statements.insert.run(r.id, r.title, r.author, r.identifier, r.publish_date, r.publisher,
-          r.created, r.updated, r.comment, r.path, r.formats, r.format_mask, titleWords(book), identifierKey(book.identifier));
+        const inserted = statements.insert.run(row);
         let seq = Number(inserted.lastInsertRowid);
         if (inserted.changes === 0) {
-          seq = (statements.find.get(r.id) as { seq: number }).seq;
-          statements.update.run(r.title, r.author, r.identifier, r.publish_date, r.publisher, r.created, r.updated,
-            r.comment, r.path, r.formats, r.format_mask, titleWords(book), identifierKey(book.identifier), seq);
-          statements.unindexMeta.run(seq);
-          statements.unindexText.run(seq);
+          seq = (statements.find.get({ id: row.id }) as { seq: number }).seq;
+          statements.update.run(row);
+          for (const unindex of statements.unindex) unindex.run(seq);
         }
-        const words = ftsText(book);
-        statements.indexMeta.run(seq, ...words.meta);
-        statements.indexText.run(seq, ...words.text);
+        const folded = foldedText(book);
+        for (const { name, statement } of statements.index) statement.run(indexRow(name, seq, folded));
       };
       try {
         writer.exec('BEGIN IMMEDIATE');
         if (mode === 'replace') {
-          writer.exec(`delete from books;
-            insert into books_fts_meta (books_fts_meta) values ('delete-all');
-            insert into books_fts_text (books_fts_text) values ('delete-all')`);
+          writer.exec(['delete from books', ...INDEX_NAMES.map(emptyIndex)].join(';\n'));
         }
         const result = await load(write);
-        writer
-          .prepare('insert into settings (key, value) values (?, ?) on conflict (key) do update set value = excluded.value')
-          .run(VERSION_SETTING, randomUUID());
+        writer.prepare(statements.newVersion.sql).run(...(statements.newVersion.parameters as SQLInputValue[]));
         writer.exec('COMMIT');
         return result;
       } catch (error) {
@@ -250,3 +253,27 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string, search
     },
   };
 }
+
+/**
+ * Re-indexing (books.reindex.ts): the word indexes emptied, then filled again a page of stored
+ * books at a time, with each book's identifier key.
+ */
+export const sqliteReindex = {
+  async start(db: Kysely<Database>) {
+    for (const name of INDEX_NAMES) await sql.raw(emptyIndex(name)).execute(db);
+  },
+
+  async page(db: Kysely<Database>, rows: Array<BookRow & { seq: number }>) {
+    const books = rows.map((row) => ({ seq: row.seq, book: fromRow(row) }));
+    const folded = books.map(({ seq, book }) => ({ seq, text: foldedText(book) }));
+    for (const name of INDEX_NAMES) {
+      const columns = INDEXES[name].columns;
+      const values = folded.map(({ seq, text }) => sql`(${seq}, ${sql.join(columns.map((column) => text[column]))})`);
+      await sql`insert into ${table(name)} (rowid, ${sql.raw(columns.join(', '))}) values ${sql.join(values)}`.execute(db);
+    }
+    const keys = books.map(({ seq, book }) => sql`(cast(${seq} as integer), ${identifierKey(book.identifier)})`);
+    await sql`with keyed (seq, identifier_key) as (values ${sql.join(keys)})
+      update books set identifier_key = (select identifier_key from keyed where keyed.seq = books.seq)
+      where seq in (select seq from keyed)`.execute(db);
+  },
+};

@@ -74,7 +74,8 @@ function newestFirst(matches: Match[], count: number): Match[] {
   return top;
 }
 
-const ENTRY_COLUMNS = sql.raw(
+/** An entry's columns as a BookmarkRow, from its short row `i` and its text `c`. */
+export const ENTRY_COLUMNS = sql.raw(
   'i.bookmark_id as id, c.title, c.link, i.host, i.tags, c.note, i.create_date, i.update_date',
 );
 
@@ -84,8 +85,34 @@ const ENTRY_COLUMNS = sql.raw(
  */
 export type MatchSource = { from: RawBuilder<unknown>; match: RawBuilder<unknown> };
 
+/** Writes the entries' rows and their text, with any columns of an engine's own. */
+type ReplaceEntries = (extra?: (row: BookmarkRow) => Record<string, unknown>) => Promise<void>;
+
+/** What an engine adds to the entries that both share: their words. */
+export type BookmarkWords = {
+  /** Writes the entries, through `replace`, and their words, inside the transaction `trx`. */
+  put(trx: Transaction<Database>, ownerId: string, entries: BookmarkRow[], replace: ReplaceEntries): Promise<void>;
+  matches(query: IndexQuery): MatchSource;
+};
+
+/** The index over an engine's words. */
+export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords): BookmarkIndex {
+  const rows = indexRows(db);
+  return {
+    get: rows.get,
+    version: rows.version,
+
+    async put(ownerId, entries) {
+      if (entries.length === 0) return;
+      await db.transaction().execute((trx) => words.put(trx, ownerId, entries, (extra) => rows.replace(trx, ownerId, entries, extra)));
+    },
+
+    search: (ownerId, query) => rows.search(ownerId, query, words.matches(query)),
+  };
+}
+
 /** What both engines share: the entries' rows and tags, and a search over the engine's matches. */
-export function indexRows(db: Kysely<Database>) {
+function indexRows(db: Kysely<Database>) {
   return {
     async version(ownerId: string): Promise<string> {
       const row = await db.selectFrom('bookmark_index_versions').select('version').where('owner_id', '=', ownerId).executeTakeFirst();

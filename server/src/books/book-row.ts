@@ -1,0 +1,101 @@
+import type { Selectable } from 'kysely';
+import { BOOK_FORMATS, type CatalogueBook } from '../../../contract/books.ts';
+import { searchWords } from '../search/search-text.ts';
+import type { BooksTable } from '../storage/schema.ts';
+
+/** A book's row as a load writes it: the book's own columns and what is kept beside them for searching. */
+export type StoredBook = Omit<Selectable<BooksTable>, 'seq'>;
+
+/**
+ * Every column a load writes, with its PostgreSQL type: the one list that the statements writing
+ * books are built from. Each value is bound by its column's name, so that a column added (series,
+ * tags, languages) cannot shift another's value.
+ */
+export const STORED_COLUMNS = {
+  id: 'text',
+  title: 'text',
+  author: 'text',
+  identifier: 'text',
+  publish_date: 'text',
+  publisher: 'text',
+  created: 'bigint',
+  updated: 'bigint',
+  comment: 'text',
+  path: 'text',
+  formats: 'text',
+  format_mask: 'int',
+  title_words: 'int',
+  identifier_key: 'text',
+} as const satisfies Record<keyof StoredBook, 'text' | 'bigint' | 'int'>;
+
+export type StoredColumn = keyof typeof STORED_COLUMNS;
+export const STORED_COLUMN_NAMES = Object.keys(STORED_COLUMNS) as StoredColumn[];
+
+/** Kept for searching, never read back into a book. */
+type SearchColumn = 'title_words' | 'identifier_key';
+
+/** The row a book is read from: times as epoch milliseconds, formats as JSON. */
+export type BookRow = Omit<StoredBook, SearchColumn>;
+
+export const BOOK_COLUMNS = STORED_COLUMN_NAMES.filter(
+  (column): column is Exclude<StoredColumn, SearchColumn> => column !== 'title_words' && column !== 'identifier_key',
+);
+
+/** A book's formats as bits, so that the format filter is one integer test on either database. */
+export function formatMask(paths: string[]): number {
+  let mask = 0;
+  for (const file of paths) {
+    const extension = file.slice(file.lastIndexOf('.') + 1).toLowerCase();
+    const bit = BOOK_FORMATS.indexOf(extension as (typeof BOOK_FORMATS)[number]);
+    if (bit >= 0) mask |= 1 << bit;
+  }
+  return mask;
+}
+
+/**
+ * An identifier as it is matched: letters and digits only, folded and in lower case, so that
+ * "978-0-14-044913-6" and "9780140449136" are one. Of the book's `type:value`, the value.
+ */
+export const identifierKey = (identifier: string) => searchWords(identifier.slice(identifier.indexOf(':') + 1)).join('');
+
+/**
+ * The title's length in words, stored with the book so that ranking (books.search.ts) reads one
+ * number a match rather than BM25's walk through every searched word's postings, which was half
+ * of a search's time.
+ */
+export const titleWords = (book: CatalogueBook) => searchWords(book.title).length;
+
+export function storedRow(book: CatalogueBook): StoredBook {
+  return {
+    id: book.id,
+    title: book.title,
+    author: book.author,
+    identifier: book.identifier,
+    publish_date: book.publish_date,
+    publisher: book.publisher,
+    created: book.created === null ? null : Date.parse(book.created),
+    updated: book.updated === null ? null : Date.parse(book.updated),
+    comment: book.comment,
+    path: book.path,
+    formats: JSON.stringify(book.formats),
+    format_mask: formatMask(book.formats),
+    title_words: titleWords(book),
+    identifier_key: identifierKey(book.identifier),
+  };
+}
+
+export function fromRow(row: BookRow): CatalogueBook {
+  return {
+    id: row.id,
+    title: row.title,
+    author: row.author,
+    identifier: row.identifier,
+    publish_date: row.publish_date,
+    publisher: row.publisher,
+    created: row.created === null ? null : new Date(Number(row.created)).toISOString(),
+    updated: row.updated === null ? null : new Date(Number(row.updated)).toISOString(),
+    comment: row.comment,
+    path: row.path,
+    formats: JSON.parse(row.formats) as string[],
+  };
+}
