@@ -172,10 +172,11 @@ export function searchPlan(query: CatalogueQuery, { withIdentifier = false } = {
     );
   }
   if (withIdentifier) {
-    const statements = searchStatements({ ...query, identifier: query.identifier });
+    const statements = searchStatements(query);
     return plan(statements.count, statements.page);
   }
-  const statements = searchStatements({ ...query });
+  // Until the probe finds a book with the keys as its identifier, the words alone are searched.
+  const statements = searchStatements({ ...query, identifier: '' });
   return {
     ...plan(statements.count, statements.page),
     ...(query.identifier

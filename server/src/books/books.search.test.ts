@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { identifierKey } from './book-row.ts';
 import { catalogueQuery, pathInLibrary, typedIdentifier } from './books.search.ts';
+import { searchPlan } from './books.search.sqlite.ts';
 
 describe('the part of a path below its Calibre library', () => {
   it('is the author folder, the book folder and the file, when the book folder ends with the book’s id', () => {
@@ -33,5 +34,21 @@ describe('identifiers as matched', () => {
     const query = { fields: ['title' as const], format: '' as const, from: 0, size: 10 };
     expect(catalogueQuery({ ...query, keys: '978-0-14-044913-6' }).identifier).toBe('9780140449136');
     expect(catalogueQuery({ ...query, keys: ' , ' }).identifier).toBe('');
+  });
+});
+
+describe('a SQLite search plan', () => {
+  const query = catalogueQuery({ keys: 'war peace', fields: ['title'], format: '', from: 0, size: 10 });
+
+  it('searches the words alone until the probe finds the keys as an identifier', () => {
+    const plan = searchPlan(query);
+    expect(plan.identifierProbe?.sql).toContain('identifier_key');
+    for (const statement of [plan.count, plan.ranked, plan.unranked]) expect(statement.sql).not.toContain('identifier_key');
+  });
+
+  it('adds the identifier’s books once the probe has found one', () => {
+    const plan = searchPlan(query, { withIdentifier: true });
+    expect(plan.identifierProbe).toBeUndefined();
+    for (const statement of [plan.count, plan.ranked, plan.unranked]) expect(statement.sql).toContain('identifier_key');
   });
 });
