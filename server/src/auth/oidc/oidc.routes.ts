@@ -6,6 +6,7 @@ import { ErrorReply } from '../../../../contract/errors.ts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import { setRefreshCookie } from '../refresh-cookie.ts';
+import { sessionClientOf } from '../session-client.ts';
 import type { IdentityProvider } from './identity-providers.ts';
 import type { OidcService } from './oidc.service.ts';
 import { SIGN_IN_FLOW_SECONDS } from './sign-in-flow.ts';
@@ -97,7 +98,7 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { oidc, confi
         reply.clearCookie(FLOW_COOKIE, { path: FLOW_COOKIE_PATH });
         const callbackUrl = new URL(redirectUri(request, provider));
         callbackUrl.search = new URL(request.url, 'http://callback').search;
-        const signedIn = await oidc.finish(provider, callbackUrl, flowToken);
+        const signedIn = await oidc.finish(provider, callbackUrl, flowToken, sessionClientOf(request));
         setRefreshCookie(request, reply, signedIn.refreshToken, config.sessionDays);
         return sendResultPage(reply, null);
       });
