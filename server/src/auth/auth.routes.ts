@@ -9,12 +9,13 @@ import type { AccountsService } from '../users/accounts.service.ts';
 import type { AuthService, SignedIn } from './auth.service.ts';
 import { createLoginLimiter, createRegistrationLimiter } from './login-limiter.ts';
 import { clearRefreshCookie, REFRESH_COOKIE, setRefreshCookie } from './refresh-cookie.ts';
+import { signInRedirectOrigin } from './oidc/redirect-origin.ts';
 import { sessionClientOf } from './session-client.ts';
 
 type Options = {
   auth: AuthService;
   accounts: AccountsService;
-  config: Pick<Config, 'sessionDays' | 'google' | 'oidc'>;
+  config: Pick<Config, 'sessionDays' | 'google' | 'oidc' | 'publicUrl' | 'host' | 'port'>;
 };
 
 const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: ErrorReply, 429: ErrorReply, 503: ErrorReply };
@@ -24,6 +25,7 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accou
   // Counted per server instance, in memory.
   const logins = createLoginLimiter();
   const registrations = createRegistrationLimiter();
+  const providersReachable = signInRedirectOrigin(config) !== null;
 
   function sendSignedIn(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) {
     setRefreshCookie(request, reply, signedIn.refreshToken, config.sessionDays);
@@ -36,8 +38,9 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accou
     async () => ({
       local: true,
       ...(await accounts.signupState()),
-      google: config.google !== undefined,
-      oidc: config.oidc?.name ?? null,
+      // Without an address to come back to, a provider's button could only fail.
+      google: config.google !== undefined && providersReachable,
+      oidc: providersReachable ? (config.oidc?.name ?? null) : null,
     }),
   );
 
