@@ -15,7 +15,7 @@ export const HASHING_LIMITS = {
 } as const;
 
 /** Runs at most `running` at once with at most `waiting` queued; beyond that, refuses at once rather than queue without end. */
-function boundedLane({ running, waiting }: { running: number; waiting: number }, busy: string) {
+export function boundedLane({ running, waiting }: { running: number; waiting: number }, busy: string) {
   const limit: LimitFunction = pLimit(running);
   return <T>(work: () => Promise<T>): Promise<T> => {
     if (limit.pendingCount >= waiting) {
