@@ -7,7 +7,7 @@ import type { Database } from '../storage/schema.ts';
 import type { AccountsService } from '../users/accounts.service.ts';
 import { createUsersStore, type UserRow } from '../users/users.store.ts';
 import type { HashingQueue } from './hashing-queue.ts';
-import { assertUncommonPassword } from './password-rules.ts';
+import { assertUncommonPassword, loadCommonPasswords } from './password-rules.ts';
 import { decoyHashPromise } from './passwords.ts';
 import { hashRefreshToken, type RefreshTokens } from './refresh-tokens.ts';
 import type { SessionRevocations } from './session-revocations.ts';
@@ -48,6 +48,7 @@ export function createAuthService({ db, clock, tokens, refreshTokens, revocation
   const users = createUsersStore(db);
   const sessions = createSessionsStore(db);
   const sessionMs = sessionDays * 24 * 60 * 60 * 1000;
+  void loadCommonPasswords();
 
   function sessionRow(user: UserRow, familyId: string, token: string, client: SessionClient): SessionRow {
     const now = clock.now();

@@ -4,9 +4,10 @@ let commonPasswords: Promise<Set<string>> | undefined;
 
 /**
  * zxcvbn's list of the most common passwords (about 49,000 from published breaches, kept by
- * zxcvbn-ts), read once at the first sign-up rather than at every start.
+ * zxcvbn-ts), read once per process. Reading it holds the event loop for about 100 ms, so the
+ * server reads it as it starts, not at the first sign-up of a flood.
  */
-function loadCommonPasswords(): Promise<Set<string>> {
+export function loadCommonPasswords(): Promise<Set<string>> {
   commonPasswords ??= import('@zxcvbn-ts/language-common').then(
     ({ dictionary }) => new Set((dictionary['passwords-common'] as string[]).map((word) => word.toLowerCase())),
   );
