@@ -9,10 +9,14 @@ export const Email = z
   .max(254, 'must be at most 254 characters')
   .pipe(z.email('must be a valid e-mail address'));
 
+/** A new password; the server also refuses the most common ones (a list too large for the client). */
 const Password = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(256, 'must be at most 256 characters');
+  .max(256, 'must be at most 256 characters')
+  .refine((password) => password.trim() !== '', 'must not be only spaces')
+  // Control characters cannot be typed on every keyboard, and some forms and terminals drop them.
+  .refine((password) => !/\p{Cc}/u.test(password), 'must not contain control characters');
 
 /** Which sign-in methods this installation offers (`GET /auth/providers`). */
 export const Providers = z.object({

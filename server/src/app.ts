@@ -3,8 +3,8 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { authRoutes } from './auth/auth.routes.ts';
 import { decorateRequestsWithPrincipal } from './auth/authenticate.ts';
-import { createLoginLimiter } from './auth/login-limiter.ts';
 import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
+import { sessionsRoutes } from './auth/sessions.routes.ts';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
 import { booksRoutes } from './books/books.routes.ts';
 import type { Clock } from './clock.ts';
@@ -77,11 +77,12 @@ export async function buildApp({
   await app.register(async (api) => {
     apiPaths.learnFrom(api);
     await api.register(healthRoutes, { storage });
-    await api.register(authRoutes, { auth: services.auth, accounts: services.accounts, limiter: createLoginLimiter(), config });
+    await api.register(authRoutes, { auth: services.auth, accounts: services.accounts, config });
     await api.register(oidcRoutes, { oidc: services.oidc, config });
     await api.register(async (signedIn) => {
       signedIn.addHook('onRequest', authenticator.requireUser);
       await signedIn.register(usersRoutes, { users: services.users });
+      await signedIn.register(sessionsRoutes, { auth: services.auth });
       await signedIn.register(bookmarksRoutes, { bookmarks: services.bookmarks });
       await signedIn.register(tasksRoutes, { tasks: services.tasks });
     });

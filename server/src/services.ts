@@ -6,7 +6,10 @@ import { createIdentityProviders } from './auth/oidc/identity-providers.ts';
 import { createOidcService } from './auth/oidc/oidc.service.ts';
 import { createProviderAccounts } from './auth/oidc/provider-accounts.ts';
 import { createSignInFlows } from './auth/oidc/sign-in-flow.ts';
+import { createHashingQueue } from './auth/hashing-queue.ts';
+import { createRefreshTokens } from './auth/refresh-tokens.ts';
 import { sessionPruningJob } from './auth/session-pruning.ts';
+import { createLocalSessionRevocations, createPostgresSessionRevocations } from './auth/session-revocations.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
 import { createAccessTokens } from './auth/tokens.ts';
 import { createPostgresBookmarkIndex } from './bookmarks/bookmarks.search.postgres.ts';
@@ -44,9 +47,10 @@ export type ServicesOptions = {
 };
 
 /** What differs between the databases; `storage.dialect` alone decides it. */
-async function databaseParts({ storage, log, eagerSearchWorkers }: ServicesOptions) {
+async function databaseParts({ storage, log, eagerSearchWorkers, clock = systemClock }: ServicesOptions) {
   if (storage.dialect === 'sqlite') {
     return {
+      revocations: await createLocalSessionRevocations(storage.db, clock),
       catalogue: createSqliteCatalogue(storage.db, storage.sqliteFile, { eager: eagerSearchWorkers ?? false }),
       bookmarkIndex: createSqliteBookmarkIndex(storage.db),
       events: createLocalUserEvents(),
@@ -58,6 +62,7 @@ async function databaseParts({ storage, log, eagerSearchWorkers }: ServicesOptio
     catalogue: createPostgresCatalogue(storage.db),
     bookmarkIndex: createPostgresBookmarkIndex(storage.db),
     events: await createPostgresUserEvents(storage.db, storage.postgres, log),
+    revocations: await createPostgresSessionRevocations(storage.db, clock, storage.postgres, log),
     noticeLocks: true,
   };
 }
@@ -70,12 +75,21 @@ async function databaseParts({ storage, log, eagerSearchWorkers }: ServicesOptio
 export async function createServices(options: ServicesOptions) {
   const { config, storage, clock = systemClock, log, onNoticeRun } = options;
   const { db } = storage;
-  const { catalogue, bookmarkIndex, events, noticeLocks } = await databaseParts(options);
+  const { catalogue, bookmarkIndex, events, revocations, noticeLocks } = await databaseParts(options);
 
   const signingKey = await loadSigningKey(db, config.jwtSecret);
   const tokens = createAccessTokens(signingKey, clock);
   const accounts = createAccountsService({ db, clock, allowSignup: config.allowSignup, adminEmails: config.adminEmails });
-  const auth = createAuthService({ db, clock, tokens, accounts, sessionDays: config.sessionDays });
+  const auth = createAuthService({
+    db,
+    clock,
+    tokens,
+    refreshTokens: createRefreshTokens(signingKey),
+    revocations,
+    hashing: createHashingQueue(),
+    accounts,
+    sessionDays: config.sessionDays,
+  });
   const oidc = createOidcService({
     providers: createIdentityProviders(config),
     flows: createSignInFlows(signingKey, clock),
@@ -108,7 +122,7 @@ export async function createServices(options: ServicesOptions) {
     sessionPruningJob(auth, log),
   ];
   return {
-    authenticator: createAuthenticator({ tokens, booksKey: config.booksApiKey }),
+    authenticator: createAuthenticator({ tokens, revocations, booksKey: config.booksApiKey }),
     accounts,
     auth,
     oidc,
@@ -120,6 +134,7 @@ export async function createServices(options: ServicesOptions) {
     async close(): Promise<void> {
       for (const job of jobs) await job.stop();
       await events.close();
+      await revocations.close();
       await catalogue.close();
     },
   };

@@ -7,20 +7,25 @@ import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { AccountsService } from '../users/accounts.service.ts';
 import type { AuthService, SignedIn } from './auth.service.ts';
-import type { LoginLimiter } from './login-limiter.ts';
+import { createLoginLimiter, createRegistrationLimiter } from './login-limiter.ts';
 import { clearRefreshCookie, REFRESH_COOKIE, setRefreshCookie } from './refresh-cookie.ts';
+import { signInRedirectOrigin } from './oidc/redirect-origin.ts';
+import { sessionClientOf } from './session-client.ts';
 
 type Options = {
   auth: AuthService;
   accounts: AccountsService;
-  limiter: LoginLimiter;
-  config: Pick<Config, 'sessionDays' | 'google' | 'oidc'>;
+  config: Pick<Config, 'sessionDays' | 'google' | 'oidc' | 'publicUrl' | 'host' | 'port'>;
 };
 
-const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: ErrorReply, 429: ErrorReply };
+const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: ErrorReply, 429: ErrorReply, 503: ErrorReply };
 
-export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accounts, limiter, config }) => {
+export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accounts, config }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
+  // Counted per server instance, in memory.
+  const logins = createLoginLimiter();
+  const registrations = createRegistrationLimiter();
+  const providersReachable = signInRedirectOrigin(config) !== null;
 
   function sendSignedIn(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) {
     setRefreshCookie(request, reply, signedIn.refreshToken, config.sessionDays);
@@ -33,8 +38,9 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accou
     async () => ({
       local: true,
       ...(await accounts.signupState()),
-      google: config.google !== undefined,
-      oidc: config.oidc?.name ?? null,
+      // Without an address to come back to, a provider's button could only fail.
+      google: config.google !== undefined && providersReachable,
+      oidc: providersReachable ? (config.oidc?.name ?? null) : null,
     }),
   );
 
@@ -48,7 +54,11 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accou
         response: { 200: AuthReply, ...errors },
       },
     },
-    async (request, reply) => sendSignedIn(request, reply, await auth.register(request.body)),
+    async (request, reply) => {
+      await accounts.assertSignupOpen();
+      await registrations.consume(request.ip);
+      return sendSignedIn(request, reply, await auth.register(request.body, sessionClientOf(request)));
+    },
   );
 
   routes.post(
@@ -62,11 +72,14 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accou
       },
     },
     async (request, reply) => {
-      await limiter.assertAllowed(request.ip);
+      const { email } = request.body;
+      await logins.assertAllowed(request.ip, email);
       try {
-        return sendSignedIn(request, reply, await auth.login(request.body));
+        const signedIn = await auth.login(request.body, sessionClientOf(request));
+        await logins.recordSuccess(request.ip, email);
+        return sendSignedIn(request, reply, signedIn);
       } catch (error) {
-        if (error instanceof AppError && error.statusCode === 401) await limiter.recordFailure(request.ip);
+        if (error instanceof AppError && error.statusCode === 401) await logins.recordFailure(request.ip, email);
         throw error;
       }
     },
@@ -85,7 +98,7 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accou
       const token = request.cookies[REFRESH_COOKIE];
       if (!token) throw new AppError(401, 'Not signed in');
       try {
-        return sendSignedIn(request, reply, await auth.refresh(token));
+        return sendSignedIn(request, reply, await auth.refresh(token, sessionClientOf(request)));
       } catch (error) {
         clearRefreshCookie(reply);
         throw error;

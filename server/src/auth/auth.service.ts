@@ -6,99 +6,172 @@ import { AppError } from '../errors.ts';
 import type { Database } from '../storage/schema.ts';
 import type { AccountsService } from '../users/accounts.service.ts';
 import { createUsersStore, type UserRow } from '../users/users.store.ts';
-import { decoyHashPromise, hashPassword, verifyPassword } from './passwords.ts';
-import { createSessionsStore } from './sessions.store.ts';
-import { type AccessTokens, hashRefreshToken, newRefreshToken } from './tokens.ts';
+import type { HashingQueue } from './hashing-queue.ts';
+import { assertUncommonPassword, loadCommonPasswords } from './password-rules.ts';
+import { decoyHashPromise } from './passwords.ts';
+import { hashRefreshToken, type RefreshTokens } from './refresh-tokens.ts';
+import type { SessionRevocations } from './session-revocations.ts';
+import type { SessionClient } from './session-client.ts';
+import { createSessionsStore, type SessionRow } from './sessions.store.ts';
+import type { AccessTokens } from './tokens.ts';
 
 /**
  * Two tabs that find their bearer token expired at the same moment both present the same
- * refresh token; within this window the second one is served instead of being taken for theft.
+ * refresh token; within this window the second one is given the same successor instead of
+ * being taken for theft.
  */
 export const REFRESH_REUSE_GRACE_MS = 15_000;
 
+/** How far a token presented within the grace is followed along its successors to the live one. */
+const MAX_SUCCESSOR_STEPS = 5;
+
 export type SignedIn = { reply: AuthReply; refreshToken: string };
+
+const UNKNOWN_CLIENT: SessionClient = { userAgent: null, address: null };
+const MAX_USER_AGENT = 300;
 
 type Dependencies = {
   db: Kysely<Database>;
   clock: Clock;
   tokens: AccessTokens;
+  refreshTokens: RefreshTokens;
+  revocations: SessionRevocations;
+  hashing: HashingQueue;
   accounts: AccountsService;
   sessionDays: number;
 };
 
 const WRONG_CREDENTIALS = 'Wrong e-mail or password';
+const sessionEnded = () => new AppError(401, 'Your session has ended; please sign in again');
 
-export function createAuthService({ db, clock, tokens, accounts, sessionDays }: Dependencies) {
+export function createAuthService({ db, clock, tokens, refreshTokens, revocations, hashing, accounts, sessionDays }: Dependencies) {
   const users = createUsersStore(db);
   const sessions = createSessionsStore(db);
   const sessionMs = sessionDays * 24 * 60 * 60 * 1000;
+  void loadCommonPasswords();
 
-  async function issue(user: UserRow, familyId: string): Promise<SignedIn> {
+  function sessionRow(user: UserRow, familyId: string, token: string, client: SessionClient): SessionRow {
     const now = clock.now();
-    const { token, hash } = newRefreshToken();
-    await sessions.insert({
+    return {
       id: randomUUID(),
       family_id: familyId,
       user_id: user.id,
-      token_hash: hash,
+      token_hash: hashRefreshToken(token),
       created_at: now,
       expires_at: now + sessionMs,
       rotated_at: null,
       revoked_at: null,
-    });
-    const authUser = {
-      uid: user.id,
-      email: user.email,
-      displayName: user.display_name,
-      admin: accounts.isAdmin(user),
+      user_agent: client.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+      address: client.address,
     };
-    return { reply: { idToken: await tokens.sign(authUser), user: authUser }, refreshToken: token };
+  }
+
+  async function signedIn(user: UserRow, familyId: string, refreshToken: string): Promise<SignedIn> {
+    const authUser = { uid: user.id, email: user.email, displayName: user.display_name, admin: accounts.isAdmin(user) };
+    return { reply: { idToken: await tokens.sign(authUser, familyId), user: authUser }, refreshToken };
+  }
+
+  async function startSession(user: UserRow, client: SessionClient): Promise<SignedIn> {
+    const token = refreshTokens.fresh();
+    const row = sessionRow(user, randomUUID(), token, client);
+    await sessions.insert(row);
+    return signedIn(user, row.family_id, token);
+  }
+
+  async function endSessions(familyIds: string[]): Promise<void> {
+    if (familyIds.length > 0) await revocations.announce(familyIds);
+  }
+
+  /** The live token that `token`'s successors lead to, for a second tab within the grace; null when none does. */
+  async function liveSuccessor(token: string): Promise<string | null> {
+    let next = token;
+    for (let step = 0; step < MAX_SUCCESSOR_STEPS; step++) {
+      next = refreshTokens.successorOf(next);
+      const row = await sessions.findByHash(hashRefreshToken(next));
+      if (!row || row.revoked_at !== null) return null;
+      if (row.rotated_at === null) return next;
+    }
+    return null;
   }
 
   return {
-    async register(body: RegisterBody): Promise<SignedIn> {
-      const passwordHash = await hashPassword(body.password);
+    /** The caller has checked that sign-up is open and the address may register: only then is a hash spent. */
+    async register(body: RegisterBody, client: SessionClient): Promise<SignedIn> {
+      await assertUncommonPassword(body.password);
+      const passwordHash = await hashing.hash(body.password);
       const user = await accounts.create({ email: body.email, displayName: body.displayName, photo: null, passwordHash });
-      return issue(user, randomUUID());
+      return startSession(user, client);
     },
 
     /** Unknown e-mail and wrong password fail alike, in the same time. */
-    async login(body: LoginBody): Promise<SignedIn> {
+    async login(body: LoginBody, client: SessionClient): Promise<SignedIn> {
       const user = await users.findByEmail(body.email);
       const stored = user?.password_hash ?? (await decoyHashPromise);
-      const matches = await verifyPassword(body.password, stored);
+      const matches = await hashing.verify(body.password, stored);
       if (!user?.password_hash || !matches) throw new AppError(401, WRONG_CREDENTIALS);
-      return issue(user, randomUUID());
+      return startSession(user, client);
     },
 
-    /** A new sign-in for a user an identity provider has vouched for (auth/oidc/). */
-    signInAs(user: UserRow): Promise<SignedIn> {
-      return issue(user, randomUUID());
+    /** A new sign-in for a user an identity provider (auth/oidc/) or the command line has vouched for. */
+    signInAs(user: UserRow, client: SessionClient = UNKNOWN_CLIENT): Promise<SignedIn> {
+      return startSession(user, client);
     },
 
-    /** Rotates the refresh token; a rotated token presented again revokes its whole family. */
-    async refresh(refreshToken: string): Promise<SignedIn> {
+    /**
+     * Rotates the refresh token. A rotated token presented again within the grace gets the
+     * successor already given (never a new one); later, it revokes its whole family.
+     */
+    async refresh(refreshToken: string, client: SessionClient): Promise<SignedIn> {
       const now = clock.now();
       const row = await sessions.findByHash(hashRefreshToken(refreshToken));
-      if (!row || row.revoked_at !== null || row.expires_at <= now) {
-        throw new AppError(401, 'Your session has ended; please sign in again');
-      }
-      const rotatedByUs = row.rotated_at === null && (await sessions.markRotated(row.id, now));
-      if (!rotatedByUs) {
-        const rotatedAt = row.rotated_at ?? now;
-        if (now - rotatedAt > REFRESH_REUSE_GRACE_MS) {
-          await sessions.revokeFamily(row.family_id, now);
-          throw new AppError(401, 'Your session has ended; please sign in again');
-        }
-      }
+      if (!row || row.revoked_at !== null || row.expires_at <= now) throw sessionEnded();
       const user = await users.findById(row.user_id);
-      if (!user) throw new AppError(401, 'Your session has ended; please sign in again');
-      return issue(user, row.family_id);
+      if (!user) throw sessionEnded();
+      const successor = refreshTokens.successorOf(refreshToken);
+      if (row.rotated_at === null && (await sessions.rotate(row.id, now, sessionRow(user, row.family_id, successor, client)))) {
+        return signedIn(user, row.family_id, successor);
+      }
+      const rotatedAt = (await sessions.findByHash(row.token_hash))?.rotated_at ?? now;
+      const live = now - rotatedAt <= REFRESH_REUSE_GRACE_MS ? await liveSuccessor(refreshToken) : null;
+      if (!live) {
+        await sessions.revokeFamily(row.family_id, now);
+        await endSessions([row.family_id]);
+        throw sessionEnded();
+      }
+      return signedIn(user, row.family_id, live);
     },
 
     async logout(refreshToken: string): Promise<void> {
       const row = await sessions.findByHash(hashRefreshToken(refreshToken));
-      if (row) await sessions.revokeFamily(row.family_id, clock.now());
+      if (!row) return;
+      await sessions.revokeFamily(row.family_id, clock.now());
+      await endSessions([row.family_id]);
+    },
+
+    /** The user's sessions in use; `current` is the one the request came with. */
+    async sessionsOf(userId: string, current: string | null) {
+      const rows = await sessions.live(userId, clock.now());
+      return rows.map((row) => ({
+        id: row.family_id,
+        userAgent: row.user_agent,
+        address: row.address,
+        lastUsedAt: new Date(row.created_at).toISOString(),
+        current: row.family_id === current,
+      }));
+    },
+
+    /** Ends one of the user's sessions; another user's id, or one already ended, is a 404. */
+    async endSession(userId: string, sessionId: string): Promise<void> {
+      const ended = await sessions.revokeFamiliesOf(userId, { only: sessionId }, clock.now());
+      if (ended.length === 0) throw new AppError(404, 'Session not found');
+      await endSessions(ended);
+    },
+
+    /** "Sign out everywhere else": every session of the user but `keep`; how many were ended. */
+    async endOtherSessions(userId: string, keep: string | null): Promise<number> {
+      const ended = await sessions.revokeFamiliesOf(userId, { keep }, clock.now());
+      await endSessions(ended);
+      return ended.length;
     },
 
     /** Expired rows are kept a while after expiry so that reuse of an old token is still recognised. */

@@ -10,7 +10,12 @@ const BOOKS_KEY = 'a-shared-key-for-readers';
 
 describe('authenticate', () => {
   const tokens = createAccessTokens(new TextEncoder().encode('a test secret of at least 32 characters'), manualClock());
-  const { requireUser, requireReader, requireAdmin } = createAuthenticator({ tokens, booksKey: BOOKS_KEY });
+  const revoked = new Set(['ended-session']);
+  const { requireUser, requireReader, requireAdmin } = createAuthenticator({
+    tokens,
+    revocations: { isRevoked: (id) => revoked.has(id) },
+    booksKey: BOOKS_KEY,
+  });
   let app: FastifyInstance;
   let user: string;
   let admin: string;
@@ -24,8 +29,8 @@ describe('authenticate', () => {
     app.get('/reader', { onRequest: requireReader }, async (request) => ({ kind: request.principal?.kind }));
     app.get('/admin', { onRequest: requireAdmin('administer') }, async (request) => ({ uid: request.user.uid }));
     app.get('/reader-then-admin', { onRequest: [requireReader, requireAdmin('administer')] }, async () => ({ ok: true }));
-    user = await tokens.sign({ uid: 'u1', email: 'u1@example.org', displayName: 'One', admin: false });
-    admin = await tokens.sign({ uid: 'a1', email: 'a1@example.org', displayName: 'Admin', admin: true });
+    user = await tokens.sign({ uid: 'u1', email: 'u1@example.org', displayName: 'One', admin: false }, 'session-1');
+    admin = await tokens.sign({ uid: 'a1', email: 'a1@example.org', displayName: 'Admin', admin: true }, 'session-2');
   });
   afterAll(() => app.close());
 
@@ -62,5 +67,13 @@ describe('authenticate', () => {
     expect(await call('/admin', bearer(admin))).toEqual({ status: 200, body: { uid: 'a1' } });
     expect(await call('/reader-then-admin', bearer(admin))).toEqual({ status: 200, body: { ok: true } });
     expect((await call('/admin')).status).toBe(401);
+  });
+
+  it('refuses a token whose session has ended, and only that one', async () => {
+    const ended = await tokens.sign({ uid: 'u1', email: 'u1@example.org', displayName: 'One', admin: false }, 'ended-session');
+    const refused = await call('/user', bearer(ended));
+    expect(refused.status).toBe(401);
+    expect(ErrorReply.parse(refused.body).message).toBe('Your session has ended; please sign in again');
+    expect((await call('/user', bearer(user))).status).toBe(200);
   });
 });

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
@@ -6,7 +5,8 @@ import { AppError } from '../errors.ts';
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 const ISSUER = 'organiser';
 
-export type TokenUser = { uid: string; email: string; displayName: string; admin: boolean };
+/** `sessionId` is the sign-in (session family) the token was issued to; null for tokens issued before it was recorded. */
+export type TokenUser = { uid: string; email: string; displayName: string; admin: boolean; sessionId: string | null };
 
 /** Tokens remembered as verified; a household has a handful in use at once. */
 const VERIFIED_TOKENS = 1000;
@@ -18,9 +18,9 @@ export function createAccessTokens(secret: Uint8Array, clock: Clock) {
   // before is trusted until its own expiry, since nothing else about it can change.
   const verified = new Map<string, { user: TokenUser; expiresAt: number }>();
   return {
-    async sign(user: TokenUser): Promise<string> {
+    async sign(user: Omit<TokenUser, 'sessionId'>, sessionId: string): Promise<string> {
       const now = seconds();
-      return new SignJWT({ email: user.email, name: user.displayName, admin: user.admin })
+      return new SignJWT({ email: user.email, name: user.displayName, admin: user.admin, sid: sessionId })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(user.uid)
         .setIssuer(ISSUER)
@@ -41,7 +41,13 @@ export function createAccessTokens(secret: Uint8Array, clock: Clock) {
         if (typeof payload.email !== 'string' || typeof payload.name !== 'string' || !payload.sub) {
           throw new AppError(401, 'Invalid token');
         }
-        const user = { uid: payload.sub, email: payload.email, displayName: payload.name, admin: payload.admin === true };
+        const user = {
+          uid: payload.sub,
+          email: payload.email,
+          displayName: payload.name,
+          admin: payload.admin === true,
+          sessionId: typeof payload.sid === 'string' ? payload.sid : null,
+        };
         if (verified.size === VERIFIED_TOKENS) verified.clear();
         verified.set(token, { user, expiresAt: payload.exp! });
         return user;
@@ -54,13 +60,3 @@ export function createAccessTokens(secret: Uint8Array, clock: Clock) {
   };
 }
 export type AccessTokens = ReturnType<typeof createAccessTokens>;
-
-/** A refresh token is random; only its SHA-256 is stored. */
-export function newRefreshToken(): { token: string; hash: string } {
-  const token = randomBytes(32).toString('base64url');
-  return { token, hash: hashRefreshToken(token) };
-}
-
-export function hashRefreshToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}

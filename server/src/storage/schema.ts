@@ -43,6 +43,9 @@ export interface SessionsTable {
   expires_at: number;
   rotated_at: number | null;
   revoked_at: number | null;
+  /** The device (its User-Agent) and address of the request that was given this token. */
+  user_agent: string | null;
+  address: string | null;
 }
 
 export interface SettingsTable {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { AuthReply } from '../../../contract/auth.ts';
-import { buildApp } from '../app.ts';
+import { type AppOptions, buildApp } from '../app.ts';
 import { type ManualClock, manualClock } from './manual-clock.ts';
 import { followSchedulerRuns } from './scheduler-runs.ts';
 import { type Config, loadConfig } from '../config.ts';
@@ -62,7 +62,11 @@ export type TestApp = {
 /** The real app on the given database, with a clock the test moves. */
 export async function buildTestApp(
   database: TestDatabase,
-  { env = {}, clock = manualClock() }: { env?: Record<string, string>; clock?: ManualClock } = {},
+  {
+    env = {},
+    clock = manualClock(),
+    logger,
+  }: { env?: Record<string, string>; clock?: ManualClock; logger?: AppOptions['logger'] } = {},
 ): Promise<TestApp> {
   const storage = await openTestStorage(database);
   const schedulerRuns = followSchedulerRuns();
@@ -70,6 +74,7 @@ export async function buildTestApp(
     config: testConfig(database, env),
     storage,
     clock,
+    logger,
     webDist: database.dataDir,
     startSearchWorkers: false,
     onNoticeRun: schedulerRuns.onRun,

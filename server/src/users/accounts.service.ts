@@ -13,6 +13,9 @@ export type NewAccount = {
   passwordHash: string | null;
 };
 
+const signupClosed = (refusal?: string) =>
+  new AppError(403, ['Sign-up is closed on this installation', refusal].filter(Boolean).join(': '));
+
 type Dependencies = { db: Kysely<Database>; clock: Clock; allowSignup: boolean; adminEmails: string[] };
 
 /**
@@ -27,6 +30,11 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails }: D
       return { signup: setup || allowSignup, setup };
     },
 
+    /** Refuses at once when sign-up is closed, before a registration costs anything (a password hash above all). */
+    async assertSignupOpen(): Promise<void> {
+      if (!(await this.signupState()).signup) throw signupClosed();
+    },
+
     /**
      * Opens an account if sign-up is open, in `trx` when the caller writes more in the same
      * transaction (a provider sign-in links its identity), else in a transaction of its own.
@@ -37,7 +45,7 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails }: D
         const users = createUsersStore(q);
         const existing = await users.count();
         if (existing > 0 && !allowSignup) {
-          throw new AppError(403, ['Sign-up is closed on this installation', refusal].filter(Boolean).join(': '));
+          throw signupClosed(refusal);
         }
         if (await users.findByEmail(account.email)) throw new AppError(409, 'An account with this e-mail already exists');
         const now = clock.now();

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { type Kysely, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from '../logger.ts';
+import { listenForever } from '../storage/postgres-listener.ts';
 import type { Database } from '../storage/schema.ts';
 
 const CHANNEL = 'organiser_user_changed';
@@ -30,7 +31,7 @@ export async function createPostgresUserEvents(
   log: Logger,
 ): Promise<UserEvents> {
   const local = localChannel();
-  const listener = await listenForever(postgres, log, local.emit);
+  const listener = await listenForever(postgres, log, { channel: CHANNEL, onPayload: local.emit });
   return {
     publish: async (uid) => {
       await sql`select pg_notify(${CHANNEL}, ${uid})`.execute(db);
@@ -48,44 +49,6 @@ function localChannel() {
     subscribe(uid: string, listener: () => void) {
       emitter.on(uid, listener);
       return () => void emitter.off(uid, listener);
-    },
-  };
-}
-
-/** Keeps one LISTEN connection open, reconnecting after a drop, until closed. */
-async function listenForever(config: pg.PoolConfig, log: Logger, onUid: (uid: string) => void) {
-  let client: pg.Client | undefined;
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-
-  async function connect(): Promise<void> {
-    const next = new pg.Client(config);
-    next.on('notification', (message) => {
-      if (message.channel === CHANNEL && message.payload) onUid(message.payload);
-    });
-    next.on('error', (error) => {
-      log.warn({ err: error }, 'user events: LISTEN connection lost; reconnecting');
-      next.end().catch(() => {});
-      if (!closed) retry = setTimeout(() => void connect().catch(() => {}), 1000);
-    });
-    try {
-      await next.connect();
-      await next.query(`LISTEN ${CHANNEL}`);
-      client = next;
-    } catch (error) {
-      next.end().catch(() => {});
-      if (closed) return;
-      log.warn({ err: error }, 'user events: cannot LISTEN; retrying');
-      retry = setTimeout(() => void connect().catch(() => {}), 1000);
-    }
-  }
-
-  await connect();
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      await client?.end().catch(() => {});
     },
   };
 }

@@ -6,8 +6,10 @@ import { ErrorReply } from '../../../../contract/errors.ts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import { setRefreshCookie } from '../refresh-cookie.ts';
+import { sessionClientOf } from '../session-client.ts';
 import type { IdentityProvider } from './identity-providers.ts';
 import type { OidcService } from './oidc.service.ts';
+import { signInRedirectOrigin } from './redirect-origin.ts';
 import { SIGN_IN_FLOW_SECONDS } from './sign-in-flow.ts';
 import { SIGN_IN_RESULT_SCRIPT, signInResultPage } from './sign-in-result-page.ts';
 
@@ -15,16 +17,27 @@ export const FLOW_COOKIE = 'organiser_oidc_flow';
 const FLOW_COOKIE_PATH = '/auth/oidc';
 const resultScript = fs.readFileSync(new URL('./sign-in-result.js', import.meta.url), 'utf8');
 
-type Options = { oidc: OidcService; config: Pick<Config, 'publicUrl' | 'sessionDays'> };
+type Options = { oidc: OidcService; config: Pick<Config, 'publicUrl' | 'host' | 'port' | 'sessionDays' | 'google' | 'oidc'> };
 
 const ProviderParams = z.strictObject({ provider: z.string() });
 
 export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { oidc, config }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
-  /** The redirect URI registered at the provider: PUBLIC_URL when set, else the address the browser used. */
-  function redirectUri(request: FastifyRequest, provider: IdentityProvider): string {
-    const origin = config.publicUrl ?? `${request.protocol}://${request.host}`;
+  const origin = signInRedirectOrigin(config);
+  const configured = [config.google && 'Google', config.oidc?.name].filter(Boolean);
+  if (!origin && configured.length > 0) {
+    app.log.error(
+      `Sign-in with ${configured.join(' and ')} is off: set PUBLIC_URL to the address users reach this server at ` +
+        '(or HOST to the one address it listens on); the redirect URI is built from it, never from the Host header',
+    );
+  }
+
+  /** The redirect URI registered at the provider (redirect-origin.ts). */
+  function redirectUri(provider: IdentityProvider): string {
+    if (!origin) {
+      throw new AppError(503, `Sign-in with ${provider.name} is not set up on this server: its PUBLIC_URL is not set`);
+    }
     return `${origin}/auth/oidc/${provider.id}/callback`;
   }
 
@@ -65,7 +78,7 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { oidc, confi
     async (request, reply) => {
       const provider = oidc.provider(request.params.provider);
       return inPopup(request, reply, async () => {
-        const { location, flowToken } = await oidc.start(provider, redirectUri(request, provider));
+        const { location, flowToken } = await oidc.start(provider, redirectUri(provider));
         reply.setCookie(FLOW_COOKIE, flowToken, {
           path: FLOW_COOKIE_PATH,
           httpOnly: true,
@@ -95,9 +108,9 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { oidc, confi
         const flowToken = request.cookies[FLOW_COOKIE];
         // A flow is used once, whatever its outcome.
         reply.clearCookie(FLOW_COOKIE, { path: FLOW_COOKIE_PATH });
-        const callbackUrl = new URL(redirectUri(request, provider));
+        const callbackUrl = new URL(redirectUri(provider));
         callbackUrl.search = new URL(request.url, 'http://callback').search;
-        const signedIn = await oidc.finish(provider, callbackUrl, flowToken);
+        const signedIn = await oidc.finish(provider, callbackUrl, flowToken, sessionClientOf(request));
         setRefreshCookie(request, reply, signedIn.refreshToken, config.sessionDays);
         return sendResultPage(reply, null);
       });

@@ -3,6 +3,7 @@ import type { IdentityProviderId } from '../../../../contract/auth.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { UserEvents } from '../../users/user-events.ts';
 import type { AuthService, SignedIn } from '../auth.service.ts';
+import type { SessionClient } from '../session-client.ts';
 import type { IdentityProvider, IdentityProviders } from './identity-providers.ts';
 import { profileFromClaims } from './profile-claims.ts';
 import type { ProviderAccounts } from './provider-accounts.ts';
@@ -48,7 +49,12 @@ export function createOidcService({ providers, flows, accounts, auth, events }: 
     },
 
     /** `callbackUrl` is the redirect URI with the provider's reply in its query. */
-    async finish(provider: IdentityProvider, callbackUrl: URL, flowToken: string | undefined): Promise<SignedIn> {
+    async finish(
+      provider: IdentityProvider,
+      callbackUrl: URL,
+      flowToken: string | undefined,
+      device: SessionClient,
+    ): Promise<SignedIn> {
       const flow = await flows.open(flowToken);
       if (!flow || flow.provider !== provider.id) {
         throw new AppError(400, 'This sign-in took too long or was not started in this browser; please try again');
@@ -75,7 +81,7 @@ export function createOidcService({ providers, flows, accounts, auth, events }: 
           : {};
       const user = await accounts.signIn(provider, profileFromClaims({ ...userInfo, ...idClaims }));
       await events.publish(user.id);
-      return auth.signInAs(user);
+      return auth.signInAs(user, device);
     },
   };
 }

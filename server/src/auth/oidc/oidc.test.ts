@@ -83,9 +83,9 @@ describe.each(testDialects)('sign-in through an identity provider on %s', (diale
     };
   });
 
-  async function rebuild(extra: Record<string, string>) {
+  async function rebuild(extra: Record<string, string>, logger?: { level: string; stream: { write(line: string): void } }) {
     await t.close();
-    t = await buildTestApp(database, { env: providerEnv(extra), clock: t.clock });
+    t = await buildTestApp(database, { env: providerEnv(extra), clock: t.clock, logger });
   }
 
   const start = (provider = 'oidc') => t.app.inject({ url: `/auth/oidc/${provider}/start` });
@@ -316,6 +316,28 @@ describe.each(testDialects)('sign-in through an identity provider on %s', (diale
       ok: false,
       message: 'Keycloak cannot be reached; please try again later',
     });
+  });
+
+  it('without PUBLIC_URL, sends the provider back to the one address it listens on, never to the Host header', async () => {
+    await rebuild({ PUBLIC_URL: '', HOST: '127.0.0.1', PORT: '8123' });
+    const started = await t.app.inject({ url: '/auth/oidc/oidc/start', headers: { host: 'evil.example' } });
+    expect(started.statusCode).toBe(302);
+    const redirectUri = new URL(String(started.headers.location)).searchParams.get('redirect_uri');
+    expect(redirectUri).toBe('http://127.0.0.1:8123/auth/oidc/oidc/callback');
+  });
+
+  it('without PUBLIC_URL on every interface, refuses provider sign-in and says why in the log', async () => {
+    const logged: string[] = [];
+    await rebuild({ PUBLIC_URL: '' }, { level: 'error', stream: { write: (line) => logged.push(line) } });
+    const started = await t.app.inject({ url: '/auth/oidc/google/start', headers: { host: 'evil.example' } });
+    expect(started.statusCode).toBe(503);
+    expect(started.headers.location).toBeUndefined();
+    expect(postedResult(started.body)).toMatchObject({
+      ok: false,
+      message: 'Sign-in with Google is not set up on this server: its PUBLIC_URL is not set',
+    });
+    expect((await t.app.inject({ url: '/auth/providers' })).json()).toMatchObject({ google: false, oidc: null });
+    expect(logged.map((line) => JSON.parse(line).msg)).toContainEqual(expect.stringMatching(/^Sign-in with Google and Keycloak is off: set PUBLIC_URL/));
   });
 
   it('serves the script that posts the result, under the strict policy', async () => {
