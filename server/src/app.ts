@@ -11,6 +11,7 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { installErrorHandler } from './errors.ts';
 import { createApiPaths } from './http/api-paths.ts';
+import { stripControlCharactersAtTheEdge } from './http/control-characters.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -53,6 +54,7 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  stripControlCharactersAtTheEdge(app);
 
   await registerSecurityHeaders(app);
   await registerOpenApi(app);
