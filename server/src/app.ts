@@ -9,9 +9,9 @@ import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
 import { booksRoutes } from './books/books.routes.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { installErrorHandler } from './errors.ts';
+import { frameworkErrorReply, installErrorHandler } from './errors.ts';
 import { createApiPaths } from './http/api-paths.ts';
-import { stripControlCharactersAtTheEdge } from './http/control-characters.ts';
+import { stripControlCharactersAtTheEdge } from './control-characters.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -50,6 +50,7 @@ export async function buildApp({
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkErrorReply,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -8,6 +8,20 @@ import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, t
 /** Folds (NFKC/NFKD) to "株式会社": 700 of them are 2,800 characters, 8,400 bytes, far past PostgreSQL's 2,047-byte word. */
 const SQUARE_KABUSHIKI_KAISHA = '㍿';
 const ERROR_KEYS = ['error', 'message', 'statusCode'];
+/** A book in this API's own JSON Lines shape, which the index upload reads. */
+const BOOK = {
+  id: 'book',
+  title: 'Title',
+  author: 'Company',
+  identifier: '',
+  publish_date: null,
+  publisher: '',
+  created: null,
+  updated: null,
+  comment: null,
+  path: 'Company/report.epub',
+  formats: ['Company/report.epub'],
+};
 
 /**
  * DESIGN §7: control characters are stripped at the edge, and search words are capped, so that
@@ -80,6 +94,22 @@ describe.each(testDialects)('hostile input on %s', (dialect) => {
       },
     );
 
+    it('strips them from the records of an imported catalogue and bookmarks file', async () => {
+      const book = { ...BOOK, id: 'nul\u0000book', title: 'Null\u0000 terminated', comment: '<p>a\u0001b</p>' };
+      const upload = multipart([['name', 'update'], ['file', `${JSON.stringify(book)}\n`, 'books.jsonl']]);
+      const loaded = await t.app.inject({ method: 'POST', url: '/api/books/index', ...upload, headers: { ...upload.headers, ...bearer(admin) } });
+      expect(loaded.json()).toMatchObject({ total_count: 1, error_count: 0 });
+      const stored = await t.app.inject({ url: '/api/books/nulbook', headers: bearer(admin) });
+      expect(stored.json()).toMatchObject({ title: 'Null terminated', comment: '<p>ab</p>' });
+
+      const file = '<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><H3>fold\u0000er</H3>\n<DL><p>\n<DT><A HREF="https://example.org/imported">Im\u0000ported</A>\n</DL><p>\n</DL>\n';
+      const bookmarks = multipart([['file', file, 'bookmarks.html']]);
+      const imported = await t.app.inject({ method: 'POST', url: '/bookmarks/import', ...bookmarks, headers: { ...bookmarks.headers, ...alice.headers } });
+      expect(imported.statusCode, imported.body).toBe(200);
+      const found = await alice.search({ key_words: ['imported'] });
+      expect(found.bookmarks.map(({ title, tags }) => ({ title, tags }))).toEqual([{ title: 'Imported', tags: ['folder'] }]);
+    });
+
     it('answers a task list cursor that decodes to a control character with a 400', async () => {
       const pagecursor = Buffer.from(JSON.stringify([0, 'a\u0000'])).toString('base64url');
       const response = await t.app.inject({ url: '/schedule', headers: { ...bearer(admin), pagecursor } });
@@ -97,19 +127,7 @@ describe.each(testDialects)('hostile input on %s', (dialect) => {
     });
 
     it('finds a book by a long word, capped alike in the index and the query', async () => {
-      const book = {
-        id: 'long-word',
-        title: `${longWord} annual report`,
-        author: 'Company',
-        identifier: '',
-        publish_date: null,
-        publisher: '',
-        created: null,
-        updated: null,
-        comment: null,
-        path: 'Company/report.epub',
-        formats: ['Company/report.epub'],
-      };
+      const book = { ...BOOK, id: 'long-word', title: `${longWord} annual report` };
       const body = multipart([['name', 'update'], ['file', `${JSON.stringify(book)}\n`, 'books.jsonl']]);
       const loaded = await t.app.inject({ method: 'POST', url: '/api/books/index', ...body, headers: { ...body.headers, ...bearer(admin) } });
       expect(loaded.statusCode, loaded.body).toBe(200);

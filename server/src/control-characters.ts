@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.ts';
+import { AppError } from './errors.ts';
 
 // eslint-disable-next-line no-control-regex -- the C0 controls are what this strips
 const STRIPPED = /[\u0000-\u0008\u000b-\u001f]/g;
