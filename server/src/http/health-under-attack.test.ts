@@ -58,7 +58,8 @@ describe('health under attack', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'attacker@example.org', password: 'a long enough password', displayName: 'a\u0000b' }),
     });
-    const headers = { authorization: `Bearer ${(await signedUp.json()).idToken}` };
+    const { idToken } = (await signedUp.json()) as { idToken: string };
+    const headers = { authorization: `Bearer ${idToken}` };
     let attacking = true;
     const statuses = new Set<number>();
     const attack = (async () => {
