@@ -13,8 +13,10 @@ import type { HttpLimits } from './http-limits.ts';
 export function endSlowBodies(app: FastifyInstance, limits: Pick<HttpLimits, 'bodyWindowMs' | 'minBytesPerWindow' | 'bodyMs'>) {
   app.addHook('onRequest', async (request, reply) => {
     const { raw } = request;
-    if (raw.complete) return;
     const { socket } = raw;
+    // A request without a body has nothing to watch; nor has one injected without a socket (tests).
+    const hasBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
+    if (!hasBody || raw.complete || typeof socket?.bytesRead !== 'number') return;
     const upload = request.routeOptions.config.upload === true;
     const started = Date.now();
     let bytesAtWindowStart = socket.bytesRead;

@@ -24,11 +24,12 @@ describe('slow clients', () => {
   let port: number;
   let token: string;
   let close: () => Promise<void>;
+  let app: Awaited<ReturnType<typeof buildApp>>;
 
   beforeAll(async () => {
     const database = await createTestDatabase('sqlite');
     const storage = await openTestStorage(database);
-    const app = await buildApp({
+    app = await buildApp({
       config: testConfig(database, { MAX_CONNECTIONS: String(MAX_CONNECTIONS) }),
       storage,
       clock: manualClock(),
@@ -122,6 +123,12 @@ describe('slow clients', () => {
     const replies = await Promise.all(Array.from({ length: 5 }, () => timedGet(port, '/api/health')));
     expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 200, 200]);
     for (const connection of slow) connection.socket.destroy();
+  });
+
+  it('watches neither requests without a body nor injected ones (no socket to close), long as they last', async () => {
+    expect((await app.inject({ url: '/api/health' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'POST', url: '/auth/login', payload: { email: 'a@example.org', password: 'x' } })).statusCode).toBe(401);
+    await sleep(LIMITS.bodyMs! + 2 * LIMITS.bodyWindowMs!);
   });
 
   it('serves a request whose body arrives at once, and signs in as usual', async () => {
