@@ -9,11 +9,15 @@ import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
 import { booksRoutes } from './books/books.routes.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import { installErrorHandler } from './errors.ts';
+import { frameworkErrorReply, installErrorHandler } from './errors.ts';
 import { createApiPaths } from './http/api-paths.ts';
+import { capConnections } from './http/connection-cap.ts';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './http/http-limits.ts';
+import { stripControlCharactersAtTheEdge } from './control-characters.ts';
 import { healthRoutes } from './http/health.routes.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { endSlowBodies } from './http/slow-bodies.ts';
 import { registerWebClient } from './http/web-client.ts';
 import { createServices, type ServicesOptions } from './services.ts';
 import type { Storage } from './storage/database.ts';
@@ -29,6 +33,8 @@ export type AppOptions = {
   /** Start SQLite's search workers with the app (true), or at its first search (tests, which rarely search). */
   startSearchWorkers?: boolean;
   onNoticeRun?: ServicesOptions['onNoticeRun'];
+  /** Shorter time limits, for tests that watch them act; the connection cap comes from the config. */
+  httpLimits?: Partial<HttpLimits>;
 };
 
 /**
@@ -43,16 +49,24 @@ export async function buildApp({
   webDist,
   startSearchWorkers = true,
   onNoticeRun,
+  httpLimits,
 }: AppOptions) {
+  const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, maxConnections: config.maxConnections, ...httpLimits };
   const app = Fastify({
     logger,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    http: { headersTimeout: limits.headersMs, connectionsCheckingInterval: limits.checkEveryMs },
+    keepAliveTimeout: limits.keepAliveMs,
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: frameworkErrorReply,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  capConnections(app.server, limits.maxConnections);
+  endSlowBodies(app, limits);
+  stripControlCharactersAtTheEdge(app);
 
   await registerSecurityHeaders(app);
   await registerOpenApi(app);

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
 /** The one error the application throws on purpose: a status and a message a user may read. */
@@ -45,4 +45,20 @@ export function installErrorHandler(app: FastifyInstance) {
     if (statusCode >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
     return reply.status(statusCode).send({ statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message });
   });
+}
+
+/** The router's own errors, told in words that do not echo the (possibly huge) path back. */
+const ROUTER_MESSAGES: Record<string, string> = {
+  FST_ERR_BAD_URL: 'The URL does not decode: each % must start the escape of a UTF-8 character',
+  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is longer than 100 characters',
+};
+
+/**
+ * Errors the router raises before a route is found: Fastify's own reply to them adds a `code`
+ * key and repeats the path, so they get the one shape here.
+ */
+export function frameworkErrorReply(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const statusCode = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  const message = ROUTER_MESSAGES[error.code] ?? 'The request cannot be routed';
+  return reply.status(statusCode).send({ statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message });
 }

@@ -1,4 +1,5 @@
 import { BOOKMARK_LIMITS, BookmarkInput } from '../../../contract/bookmarks.ts';
+import { stripDeep } from '../control-characters.ts';
 import type { NewBookmark } from './bookmarks.store.ts';
 import type { FileBookmark } from './netscape-file-reader.ts';
 
@@ -41,7 +42,9 @@ function shorten(text: string, max: number): string {
  * a link over its limit cannot be, and is reported. The import time stands in only for dates
  * that cannot be read at all.
  */
-export function fileEntryOutcome(entry: FileBookmark, now: number): FileEntryOutcome {
+export function fileEntryOutcome(fileEntry: FileBookmark, now: number): FileEntryOutcome {
+  // A file is an edge too (DESIGN §7): its text loses control characters as a request's does.
+  const entry = stripDeep(fileEntry) as FileBookmark;
   if (!/^https?:\/\//i.test(entry.link)) return { kind: 'skipped' };
   const warnings: string[] = [];
   const title = shorten(entry.title, BOOKMARK_LIMITS.title);

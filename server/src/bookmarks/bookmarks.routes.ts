@@ -17,6 +17,7 @@ import {
   BookmarkUpdate,
 } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
+import { UPLOAD_ROUTE } from '../http/http-limits.ts';
 import { readUpload } from '../http/multipart-upload.ts';
 import type { BookmarksService } from './bookmarks.service.ts';
 
@@ -58,6 +59,7 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }
   routes.post(
     '/bookmarks/import',
     {
+      config: UPLOAD_ROUTE,
       schema: {
         tags,
         summary: 'Add the links of a browser’s bookmarks file (multipart field "file", Netscape format) and index them',

@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Book, BookIdParams, BookQuery, BookResults, IndexMode, IndexUploadReply } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
+import { UPLOAD_ROUTE } from '../http/http-limits.ts';
 import { readUpload } from '../http/multipart-upload.ts';
 import type { BooksService } from './books.service.ts';
 
@@ -72,6 +73,7 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, aut
     '/api/books/index',
     {
       onRequest: authenticator.requireAdmin('load the catalogue'),
+      config: UPLOAD_ROUTE,
       schema: {
         tags: ['books'],
         summary: 'Load an index file (multipart: the field name = update | replace, then the field file); admins only',

@@ -59,6 +59,16 @@ describe.each(testDialects)('http surface on %s', (dialect) => {
     expect(response.headers['cache-control']).toContain('immutable');
   });
 
+  it.each([
+    ['/api/books/%zz', 400, 'The URL does not decode: each % must start the escape of a UTF-8 character'],
+    ['/schedule/%c0%80', 400, 'The URL does not decode: each % must start the escape of a UTF-8 character'],
+    [`/bookmarks/${'1'.repeat(101)}`, 414, 'A path parameter is longer than 100 characters'],
+  ])('answers the URL %s, which the router refuses, in the one error shape', async (url, statusCode, message) => {
+    const response = await t.app.inject({ url });
+    expect(response.statusCode).toBe(statusCode);
+    expect(response.json()).toEqual({ statusCode, error: statusCode === 400 ? 'Bad Request' : 'URI Too Long', message });
+  });
+
   it.each(['/api/nothing', '/auth/nothing', '/schedule/x/y', '/bookmarks/x/y'])(
     'answers an unknown API path %s with a JSON 404, not the page',
     async (url) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FOLDING_EXAMPLES } from './folding-examples.ts';
-import { foldDiacritics, searchTerms, searchWords } from './search-text.ts';
+import { foldDiacritics, MAX_WORD_LENGTH, searchTerms, searchWords } from './search-text.ts';
 
 describe('folding', () => {
   it.each(FOLDING_EXAMPLES)('reads %j and %j as one same word', (written, typed) => {
@@ -28,5 +28,15 @@ describe('folding', () => {
 
   it('folds the search keys the same way', () => {
     expect(searchTerms('KIRMIZI,Łódź,strasse')).toEqual(['kirmizi', 'lodz', 'strasse']);
+  });
+});
+
+describe('word cap', () => {
+  it('keeps a word to its first 100 characters after folding, in whole characters', () => {
+    expect(searchWords('㍿'.repeat(700))).toEqual(['株式会社'.repeat(25)]);
+    const [capped] = searchWords(`${'a'.repeat(99)}${'𠀀'.repeat(5)} short`);
+    expect(Array.from(capped ?? '')).toHaveLength(MAX_WORD_LENGTH);
+    expect(capped?.endsWith('𠀀')).toBe(true);
+    expect(searchWords(`${'b'.repeat(150)} short`)).toEqual(['b'.repeat(100), 'short']);
   });
 });

@@ -37,13 +37,26 @@ export function foldDiacritics(text: string): string {
 }
 
 /**
+ * The longest word, in characters, that reaches a query or PostgreSQL's index (DESIGN §7).
+ * PostgreSQL refuses a word over 2,047 bytes, and folding can lengthen one many times ("㍿" is
+ * "株式会社"); 100 characters are at most 400 bytes. A longer word is kept as its first 100
+ * characters, which as a prefix still finds it on both engines.
+ */
+export const MAX_WORD_LENGTH = 100;
+
+/** Cut at a character, never inside a surrogate pair. */
+export function capWord(word: string): string {
+  return word.length <= MAX_WORD_LENGTH ? word : Array.from(word).slice(0, MAX_WORD_LENGTH).join('');
+}
+
+/**
  * Words as both engines index them: folded, lower case, everything that is not a letter or a
- * digit a separator (SQLite's unicode61 tokenizer splits folded text the same way). So
- * "Les Misérables" and "les miserables" are one to either engine, and search syntax typed by a
- * user is only ever a separator.
+ * digit a separator (SQLite's unicode61 tokenizer splits folded text the same way), each capped.
+ * So "Les Misérables" and "les miserables" are one to either engine, and search syntax typed by
+ * a user is only ever a separator.
  */
 export function searchWords(text: string): string[] {
-  return foldDiacritics(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (foldDiacritics(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(capWord);
 }
 
 /** The words of an HTML comment, entities decoded, tags and scripts dropped. */

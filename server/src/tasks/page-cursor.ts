@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import type { TaskPosition } from './tasks.store.ts';
 
-const Position = z.tuple([z.number().int(), z.string().min(1).max(64)]);
+/** A task id has no control character; one in a cursor (PostgreSQL refuses U+0000) means the cursor was forged. */
+const Position = z.tuple([z.number().int(), z.string().min(1).max(64).regex(/^\P{Cc}+$/u)]);
 
 /** The list's keyset cursor: the last task's (schedule_time, id), opaque to the client. */
 export function encodeCursor({ scheduleTime, id }: TaskPosition): string {

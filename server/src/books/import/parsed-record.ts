@@ -1,4 +1,5 @@
 import { CatalogueBook } from '../../../../contract/books.ts';
+import { stripDeep } from '../../control-characters.ts';
 import { AppError } from '../../errors.ts';
 
 /** What a parser yields for each record of a file: a book, or why that record was skipped. */
@@ -17,9 +18,12 @@ export const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 export const recordTooLarge = (line: number) =>
   new AppError(413, `The index file cannot be read: the record on line ${line} is larger than ${MAX_RECORD_BYTES / 1024 / 1024} MB, the most a record may be`);
 
-/** Checks a mapped book against the contract; a bad record is reported, not fatal. */
+/**
+ * Checks a mapped book against the contract, its text without control characters as a request's
+ * (DESIGN §7); a bad record is reported, not fatal.
+ */
 export function checked(line: number, book: CatalogueBook): ParsedRecord {
-  const parsed = CatalogueBook.safeParse(book);
+  const parsed = CatalogueBook.safeParse(stripDeep(book));
   if (parsed.success) return { line, book: parsed.data };
   const issue = parsed.error.issues[0];
   return { line, error: `${issue?.path.join('.') || 'book'}: ${issue?.message ?? 'invalid'}` };

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type RawConnection, openConnection, timedGet, trickleBody } from '../test/raw-http.ts';
+import { type ServerProcess, startServerProcess } from '../test/server-process.ts';
+
+const MAX_CONNECTIONS = 200;
+const HEALTH_BUDGET_MS = 100;
+const PROBES = 30;
+
+/**
+ * DESIGN §6 "health under attack", at a size CI can run: the real server process, its connection
+ * cap set to 200, and /api/health timed on connections of its own while each attack runs.
+ */
+describe('health under attack', () => {
+  let server: ServerProcess;
+  let port: number;
+  let attackers: RawConnection[] = [];
+
+  beforeAll(async () => {
+    server = await startServerProcess({ MAX_CONNECTIONS: String(MAX_CONNECTIONS), ALLOW_SIGNUP: 'true' });
+    port = Number(server.env.PORT);
+  });
+  afterAll(async () => {
+    for (const connection of attackers) connection.socket.destroy();
+    await server.stop();
+  });
+
+  /** Health probed one after another; every probe answers, and nine in ten within the budget (the machine is shared). */
+  async function expectHealthFast() {
+    const times: number[] = [];
+    for (let i = 0; i < PROBES; i += 1) {
+      const reply = await timedGet(port, '/api/health');
+      expect(reply.status, server.logs()).toBe(200);
+      times.push(reply.ms);
+      await sleep(20);
+    }
+    times.sort((a, b) => a - b);
+    const p90 = times[Math.floor(PROBES * 0.9)]!;
+    expect(p90, `health times (ms): ${times.map(Math.round).join(' ')}`).toBeLessThanOrEqual(HEALTH_BUDGET_MS);
+  }
+
+  it(`answers while ${2 * MAX_CONNECTIONS} connections send a login body a byte a second, twice the cap`, async () => {
+    attackers = await Promise.all(Array.from({ length: 2 * MAX_CONNECTIONS }, () => trickleBody(port, '/auth/login', 1000)));
+    await sleep(500);
+    await expectHealthFast();
+    const open = attackers.filter((connection) => !connection.socket.destroyed).length;
+    expect(open).toBeLessThanOrEqual(MAX_CONNECTIONS);
+  }, 60_000);
+
+  it(`answers while ${3 * MAX_CONNECTIONS} connections are opened and left silent`, async () => {
+    attackers.push(...(await Promise.all(Array.from({ length: 3 * MAX_CONNECTIONS }, () => openConnection(port)))));
+    await expectHealthFast();
+  }, 60_000);
+
+  it('answers while searches with control characters and words too long for PostgreSQL keep coming', async () => {
+    const signedUp = await fetch(`${server.baseUrl}/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'attacker@example.org', password: 'a long enough password', displayName: 'a\u0000b' }),
+    });
+    const { idToken } = (await signedUp.json()) as { idToken: string };
+    const headers = { authorization: `Bearer ${idToken}` };
+    let attacking = true;
+    const statuses = new Set<number>();
+    const attack = (async () => {
+      while (attacking) {
+        const response = await fetch(`${server.baseUrl}/api/books?keys=${encodeURIComponent(`${'㍿'.repeat(300)}\u0000`)}`, { headers });
+        statuses.add(response.status);
+        await response.arrayBuffer();
+      }
+    })();
+    await expectHealthFast();
+    attacking = false;
+    await attack;
+    expect([...statuses]).toEqual([200]);
+  }, 60_000);
+});
