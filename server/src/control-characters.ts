@@ -13,6 +13,12 @@ export function stripControlCharacters(text: string): string {
   return text.replace(STRIPPED, '');
 }
 
+/**
+ * Passwords are secrets, not text: one holding a control character is refused by its schema
+ * (contract/auth.ts) rather than changed into another password behind its owner's back.
+ */
+const SECRET_FIELDS = new Set(['password', 'current', 'temporaryPassword']);
+
 /** No request of this API nests deeper than a few levels; a deeper one is refused before anything walks it. */
 const MAX_DEPTH = 32;
 
@@ -28,7 +34,12 @@ export function stripDeep(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => stripDeep(item, depth + 1));
   // Buffers and streams (uploads) are read by their routes, not walked here.
   if (!isPlainObject(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [stripControlCharacters(key), stripDeep(inner, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      stripControlCharacters(key),
+      SECRET_FIELDS.has(key) && typeof inner === 'string' ? inner : stripDeep(inner, depth + 1),
+    ]),
+  );
 }
 
 /** What JSON.parse makes, or the router's and the query parser's null-prototype records. */

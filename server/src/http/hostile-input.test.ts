@@ -52,11 +52,13 @@ describe.each(testDialects)('hostile input on %s', (dialect) => {
   };
 
   describe('control characters', () => {
+    // A password is the one field left as sent: one holding a control character is refused
+    // (auth/registration.test.ts), never changed into another password.
     it('strips U+0000 and the other C0 controls from a sign-up, storing "ab" for "a\\u0000b"', async () => {
       const response = await t.app.inject({
         method: 'POST',
         url: '/auth/register',
-        payload: { email: 'nul\u0000@example.org', password: 'a long enough\u0007 password', displayName: 'a\u0000b' },
+        payload: { email: 'nul\u0000@example.org', password: 'a long enough password', displayName: 'a\u0000b' },
       });
       expect(response.statusCode, response.body).toBe(200);
       const me = await t.app.inject({ url: '/api/users/me', headers: bearer(response.json().idToken) });

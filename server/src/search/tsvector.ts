@@ -4,8 +4,6 @@ type Weight = 'A' | 'B' | 'C' | 'D';
 
 /** PostgreSQL keeps positions up to this; later words share it. */
 const MAX_POSITION = 16383;
-/** Longer words cannot be a tsvector's lexeme, and no one searches for them. */
-const MAX_WORD = 200;
 
 /**
  * A feature's search fields on PostgreSQL, each a weight class, so that a query can be limited to
@@ -22,7 +20,6 @@ export function weightedFields<Field extends string>(weights: Record<Field, Weig
       let position = 0;
       for (const field of fields) {
         for (const word of searchWords(text[field])) {
-          if (word.length > MAX_WORD) continue;
           position = Math.min(position + 1, MAX_POSITION);
           parts.push(`'${word}':${position}${weights[field]}`);
         }
