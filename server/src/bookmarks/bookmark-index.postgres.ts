@@ -46,6 +46,11 @@ export function createPostgresBookmarkIndex(db: Kysely<Database>): BookmarkIndex
       });
     },
 
+    async remove(ownerId, ids) {
+      if (ids.length === 0) return;
+      await db.transaction().execute((trx) => rows.remove(trx, ownerId, ids));
+    },
+
     search(ownerId, query) {
       return rows.search(ownerId, query, {
         from: sql`bookmark_index i`,

@@ -41,6 +41,18 @@ export function createSqliteBookmarkIndex(db: Kysely<Database>): BookmarkIndex {
       });
     },
 
+    async remove(ownerId, ids) {
+      if (ids.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        // The word index has no owner: its rows go only where the owner's entry is.
+        for (const id of ids) {
+          await sql`delete from bookmark_index_fts where rowid = ${id}
+            and exists (select 1 from bookmark_index where bookmark_id = ${id} and owner_id = ${ownerId})`.execute(trx);
+        }
+        await rows.remove(trx, ownerId, ids);
+      });
+    },
+
     search(ownerId, query) {
       const match = ftsMatch(query.terms, query.fields);
       // From the word index to the entries, never the other way: a user's entries are many, a search's matches fewer.

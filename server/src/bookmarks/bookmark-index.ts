@@ -9,6 +9,8 @@ export interface BookmarkIndex {
   get(ownerId: string, id: number): Promise<BookmarkRow | undefined>;
   /** Creates or replaces the entries of these bookmarks, which must be the owner's. */
   put(ownerId: string, rows: BookmarkRow[]): Promise<void>;
+  /** Drops the entries of those of `ids` that are the owner's. */
+  remove(ownerId: string, ids: number[]): Promise<void>;
   search(ownerId: string, query: IndexQuery): Promise<IndexResult>;
   /** Changes whenever the owner's entries change, so that results can be kept until then. */
   version(ownerId: string): Promise<string>;
@@ -99,6 +101,21 @@ export function indexRows(db: Kysely<Database>) {
       return found.rows[0];
     },
 
+    /** Drops the owner's entries of these ids (their text and tags go with them). */
+    async remove(trx: Db, ownerId: string, ids: number[]) {
+      await trx.deleteFrom('bookmark_index').where('owner_id', '=', ownerId).where('bookmark_id', 'in', ids).execute();
+      await this.touch(trx, ownerId);
+    },
+
+    /** A new version of the owner's entries, so that kept results are not used again. */
+    async touch(trx: Db, ownerId: string) {
+      await trx
+        .insertInto('bookmark_index_versions')
+        .values({ owner_id: ownerId, version: randomUUID() })
+        .onConflict((oc) => oc.column('owner_id').doUpdateSet({ version: (eb) => eb.ref('excluded.version') }))
+        .execute();
+    },
+
     /** Drops the old entries, writes the rows (with `extra` columns), their text and their tags. */
     async replace(trx: Db, ownerId: string, rows: BookmarkRow[], extra: (row: BookmarkRow) => Record<string, unknown> = () => ({})) {
       const ids = rows.map((row) => row.id);
@@ -125,11 +142,7 @@ export function indexRows(db: Kysely<Database>) {
       for (let start = 0; start < tags.length; start += 500) {
         await trx.insertInto('bookmark_index_tags').values(tags.slice(start, start + 500)).execute();
       }
-      await trx
-        .insertInto('bookmark_index_versions')
-        .values({ owner_id: ownerId, version: randomUUID() })
-        .onConflict((oc) => oc.column('owner_id').doUpdateSet({ version: (eb) => eb.ref('excluded.version') }))
-        .execute();
+      await this.touch(trx, ownerId);
     },
 
     async search(ownerId: string, query: IndexQuery, source: MatchSource): Promise<IndexResult> {

@@ -100,7 +100,10 @@ export interface BookmarkTagsTable {
 export interface BookmarkFacetsTable {
   owner_id: string;
   kind: 'host' | 'tag';
+  /** A host, or a tag as the owner's bookmarks spell it. */
   key: string;
+  /** The key compared case-insensitively (`foldTag`): one spelling per folded tag has bookmarks. */
+  folded: string;
   doc_count: number;
 }
 

@@ -28,7 +28,7 @@ function fakeApi(total: number) {
       const from = Number(url.searchParams.get('from') ?? 0);
       const size = Number(url.searchParams.get('size'));
       const ids = Array.from({ length: Math.max(0, Math.min(size, total - from)) }, (_, at) => from + at + 1);
-      reply = { bookmarks: ids.map((id) => ({ ...aBookmark(id), indexed: true })), total_count: total, host_groups: [], tag_groups: [] } satisfies BookmarkSearchResult;
+      reply = { bookmarks: ids.map((id) => ({ ...aBookmark(id), indexed: true })), total_count: total, total, host_groups: [], tag_groups: [] } satisfies BookmarkSearchResult;
     } else if (url.pathname === '/api/bookmarks/') {
       if (indexFails) throw new ApiError(503, 'index unavailable');
       reply = { ...(options.body as Bookmark), indexed: true };
