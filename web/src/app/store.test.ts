@@ -25,6 +25,7 @@ const defaults: RootState = {
     pageCursor: null,
     host_groups: [],
     tag_groups: [],
+    total: null,
     operationError: null,
   },
 };
