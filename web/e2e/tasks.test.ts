@@ -227,15 +227,15 @@ describe('tasks, end to end', () => {
 
     await page.locator('.task-item').first().click();
     await page.getByRole('heading', { name: 'Pottery course' }).waitFor();
-    await page.getByRole('button', { name: 'Delete' }).click();
-    const dialog = page.getByRole('dialog');
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this task?' });
     await dialog.getByText('“Pottery course”, its pending notices and its history will be deleted.', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect((await api(`/schedule/${course.id}`)).status).toBe(200);
 
-    await page.getByRole('button', { name: 'Delete' }).click();
-    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.waitForURL(/\/task$/);
     await page.getByRole('heading', { name: 'No task found' }).waitFor();
     expect((await api(`/schedule/${course.id}`)).status).toBe(404);

@@ -84,6 +84,9 @@ describe.each(testDialects)('deleting and bulk editing bookmarks on %s', (dialec
     expect((await dana.inject('GET', `/bookmarks/${c.id}`)).json()).toMatchObject({ tags: ['other', 'Reading'] });
     expect((await dana.inject('GET', `/bookmarks/${a.id}`)).json()).toMatchObject({ tags: ['Reading'], update_date: a.update_date });
     expect(await dana.tags()).toEqual([{ tag: 'Reading', count: 3 }, { tag: 'other', count: 1 }]);
+    // Tagging moves no host count: the list's total stays the number of bookmarks.
+    expect((await dana.list()).total).toBe(3);
+    expect((await dana.list()).host_groups).toEqual([{ key: 'tag.example.org', doc_count: 3 }]);
     const found = await dana.search({ key_words: ['third'], tags: ['reading'] });
     expect(found.bookmarks.map((bookmark) => bookmark.tags)).toEqual([['other', 'Reading']]);
     expect((await bob.inject('GET', `/bookmarks/${theirs.id}`)).json()).toMatchObject({ tags: [] });

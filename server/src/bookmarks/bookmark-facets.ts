@@ -7,9 +7,11 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** Changes to the owner's host and tag counts, keyed `host …` / `tag …`. */
 export type FacetCounts = Map<string, number>;
 
-/** Adds `delta` to the host's and every tag's count. */
-export function count(counts: FacetCounts, host: string, tags: string[], delta: number) {
-  for (const key of [`host ${host}`, ...tags.map((tag) => `tag ${tag}`)]) counts.set(key, (counts.get(key) ?? 0) + delta);
+/** Adds `delta` to every tag's count, and to the host's when given (a bookmark added or removed, not retagged). */
+export function count(counts: FacetCounts, host: string | null, tags: string[], delta: number) {
+  const keys = tags.map((tag) => `tag ${tag}`);
+  if (host !== null) keys.push(`host ${host}`);
+  for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + delta);
 }
 
 export async function writeCounts(db: Db, ownerId: string, counts: FacetCounts) {

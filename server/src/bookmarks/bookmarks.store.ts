@@ -152,7 +152,7 @@ export function createBookmarksStore(db: Kysely<Database>) {
             .where('id', '=', id)
             .execute();
           await insertTags(trx, ownerId, id, [tag], Number(row.create_date));
-          count(counts, row.host, [tag], 1);
+          count(counts, null, [tag], 1);
           changed.push(id);
         }
         await writeCounts(trx, ownerId, counts);

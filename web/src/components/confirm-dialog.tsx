@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 
@@ -22,10 +23,13 @@ export function ConfirmDialog({
   onConfirm(): void;
   onCancel(): void;
 }) {
+  const titleId = useId();
   return (
-    <Modal show={show} onHide={onCancel} centered>
+    <Modal show={show} onHide={onCancel} centered aria-labelledby={titleId}>
       <Modal.Header closeButton>
-        <Modal.Title className="h5">{title}</Modal.Title>
+        <Modal.Title className="h5" id={titleId}>
+          {title}
+        </Modal.Title>
       </Modal.Header>
       <Modal.Body>{body}</Modal.Body>
       <Modal.Footer>
