@@ -4,13 +4,16 @@ import type { Database } from '../storage/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Changes to the owner's host and tag counts, keyed `host …` / `tag …`. */
+/**
+ * Changes to the owner's counts, keyed `host …` / `tag …`, and `all ` for the number of bookmarks,
+ * which the list's total reads in one row however many hosts there are.
+ */
 export type FacetCounts = Map<string, number>;
 
 /** Adds `delta` to every tag's count, and to the host's when given (a bookmark added or removed, not retagged). */
 export function count(counts: FacetCounts, host: string | null, tags: string[], delta: number) {
   const keys = tags.map((tag) => `tag ${tag}`);
-  if (host !== null) keys.push(`host ${host}`);
+  if (host !== null) keys.push(`host ${host}`, 'all ');
   for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + delta);
 }
 
@@ -19,7 +22,7 @@ export async function writeCounts(db: Db, ownerId: string, counts: FacetCounts) 
     .filter(([, delta]) => delta !== 0)
     .map(([kindKey, delta]) => {
       const space = kindKey.indexOf(' ');
-      const kind = kindKey.slice(0, space) as 'host' | 'tag';
+      const kind = kindKey.slice(0, space) as 'all' | 'host' | 'tag';
       const key = kindKey.slice(space + 1);
       return { owner_id: ownerId, kind, key, folded: kind === 'tag' ? foldTag(key) : key, doc_count: delta };
     });
@@ -94,13 +97,14 @@ export async function tagCounts(db: Db, ownerId: string): Promise<Array<{ tag: s
     .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
 }
 
-/** How many bookmarks the owner has (each has one host), or carry one tag: read from the counts, not the rows. */
+/** How many bookmarks the owner has, or carry one tag: one row of the counts, not the bookmarks. */
 export async function facetTotal(db: Db, ownerId: string, tag?: string): Promise<number> {
-  let query = db
+  const row = await db
     .selectFrom('bookmark_facets')
-    .select((eb) => eb.fn.sum<number | string | null>('doc_count').as('total'))
-    .where('owner_id', '=', ownerId);
-  query = tag === undefined ? query.where('kind', '=', 'host') : query.where('kind', '=', 'tag').where('key', '=', tag);
-  const row = await query.executeTakeFirst();
-  return Number(row?.total ?? 0);
+    .select('doc_count')
+    .where('owner_id', '=', ownerId)
+    .where('kind', '=', tag === undefined ? 'all' : 'tag')
+    .where('key', '=', tag ?? '')
+    .executeTakeFirst();
+  return Number(row?.doc_count ?? 0);
 }

@@ -89,7 +89,7 @@ describe.each(testDialects)('tags and totals on %s', (dialect) => {
     expect([found.total, found.total_count]).toEqual([7, 7]);
   });
 
-  it('merges the spellings of tags stored before 0009 into the first written', async () => {
+  it('merges the spellings of tags stored before 0009 into the first written, and counts each user\'s bookmarks', async () => {
     const database = await createTestDatabase(dialect);
     const old = await openStorage(database);
     try {
@@ -131,6 +131,7 @@ describe.each(testDialects)('tags and totals on %s', (dialect) => {
       expect(tagRows.map((row) => `${row.bookmark_id} ${row.tag}`)).toEqual(['1 News', '1 a', '2 News', '3 News', '3 a']);
       const counts = await old.db.selectFrom('bookmark_facets').select(['kind', 'key', 'folded', 'doc_count']).where('owner_id', '=', 'u1').orderBy('kind').orderBy('key').execute();
       expect(counts.map((row) => ({ ...row, doc_count: Number(row.doc_count) }))).toEqual([
+        { kind: 'all', key: '', folded: '', doc_count: 3 },
         { kind: 'host', key: 'x.example.org', folded: 'x.example.org', doc_count: 3 },
         { kind: 'tag', key: 'News', folded: 'news', doc_count: 3 },
         { kind: 'tag', key: 'a', folded: 'a', doc_count: 2 },

@@ -99,7 +99,8 @@ export interface BookmarkTagsTable {
 
 export interface BookmarkFacetsTable {
   owner_id: string;
-  kind: 'host' | 'tag';
+  /** `all` (key '') counts the owner's bookmarks. */
+  kind: 'all' | 'host' | 'tag';
   /** A host, or a tag as the owner's bookmarks spell it. */
   key: string;
   /** The key compared case-insensitively (`foldTag`): one spelling per folded tag has bookmarks. */

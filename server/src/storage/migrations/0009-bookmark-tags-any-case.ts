@@ -64,13 +64,16 @@ async function mergeSpellings(trx: Kysely<Database>, ownerId: string) {
 
 /**
  * Tags compare case-insensitively: "News" and "news" are one tag, spelled as first written. The
- * counts learn each tag's folded form, and each user's tags written in several spellings are merged
- * (in the migration's one transaction).
+ * counts learn each tag's folded form and the number of each user's bookmarks, and each user's tags
+ * written in several spellings are merged (in the migration's one transaction).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table bookmark_facets add column folded text not null default ''`.execute(db);
   await sql`update bookmark_facets set folded = key where kind = 'host'`.execute(db);
   await sql`create index bookmark_facets_folded on bookmark_facets (owner_id, kind, folded)`.execute(db);
+  // The number of each owner's bookmarks, kept like the other counts, for the list's total.
+  await sql`insert into bookmark_facets (owner_id, kind, key, folded, doc_count)
+    select owner_id, 'all', '', '', count(*) from bookmarks group by owner_id`.execute(db);
   const typed = db as Kysely<Database>;
   const owners = await typed.selectFrom('bookmark_facets').select('owner_id').where('kind', '=', 'tag').distinct().execute();
   for (const { owner_id } of owners) await mergeSpellings(typed, owner_id);
