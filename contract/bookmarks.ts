@@ -11,6 +11,20 @@ export const BOOKMARK_GROUP_COUNT = 20;
 
 export const BOOKMARK_LIMITS = { title: 500, link: 2048, tag: 100, tags: 50, note: 10_000 } as const;
 
+/** Tags compare case-insensitively: "News" and "news" are one tag. */
+export const foldTag = (tag: string) => tag.toLowerCase();
+
+/** The tags without empty ones and without repeats (in any case), each as first written. */
+export function distinctTags(tags: string[]): string[] {
+  const seen = new Set<string>();
+  return tags.filter((tag) => {
+    const folded = foldTag(tag);
+    if (tag === '' || seen.has(folded)) return false;
+    seen.add(folded);
+    return true;
+  });
+}
+
 /**
  * Tags text as spec §5 reads it: trimmed; split on commas (each part trimmed) when it has one,
  * else on whitespace. Empty parts and repeats are dropped.
@@ -19,7 +33,7 @@ export function splitTags(text: string): string[] {
   const trimmed = text.trim();
   if (trimmed === '') return [];
   const parts = trimmed.includes(',') ? trimmed.split(',').map((part) => part.trim()) : trimmed.split(/\s+/);
-  return [...new Set(parts.filter(Boolean))];
+  return distinctTags(parts);
 }
 
 const isHttpUrl = (value: string) => {
@@ -45,7 +59,7 @@ const link = z
  */
 const tags = z
   .union([z.string(), z.array(z.string())], { error: 'must be a list of tags or a text' })
-  .transform((value) => (typeof value === 'string' ? splitTags(value) : [...new Set(value.map((tag) => tag.trim()).filter(Boolean))]))
+  .transform((value) => (typeof value === 'string' ? splitTags(value) : distinctTags(value.map((tag) => tag.trim()))))
   .pipe(
     z
       .array(z.string().max(BOOKMARK_LIMITS.tag, `each tag must be at most ${BOOKMARK_LIMITS.tag} characters`))
@@ -121,6 +135,8 @@ export type BookmarkListQuery = z.infer<typeof BookmarkListQuery>;
 /** The bookmark page response (spec §3), with the collection's groups. */
 export const BookmarkPage = z.object({
   items: z.array(Bookmark),
+  /** How many bookmarks the list's filters match, all pages together. */
+  total: z.number().int().nonnegative(),
   /** Send back as the `pageCursor` header for the next page; NO_MORE_RESULTS when done. */
   cursor: z.string(),
   host_groups: z.array(BookmarkGroup),
@@ -160,6 +176,8 @@ export const BookmarkQueryParams = z.strictObject({
 export const BookmarkSearchResult = z.object({
   bookmarks: z.array(Bookmark),
   total_count: z.number().int().nonnegative(),
+  /** The same number as `total_count`, under the name the list's reply uses. */
+  total: z.number().int().nonnegative(),
   host_groups: z.array(BookmarkGroup),
   tag_groups: z.array(BookmarkGroup),
 });
@@ -184,3 +202,34 @@ export const BookmarkImportReply = z.object({
   cut_short: z.boolean(),
 });
 export type BookmarkImportReply = z.infer<typeof BookmarkImportReply>;
+
+/** `GET /bookmarks/tags`: every tag of the user with how many bookmarks carry it, most used first. */
+export const TagCount = z.object({ tag: z.string(), count: z.number().int().positive() });
+export type TagCount = z.infer<typeof TagCount>;
+export const TagCounts = z.array(TagCount);
+
+/** How many bookmarks one bulk call may name. */
+export const MAX_BULK_IDS = 1000;
+const BulkIds = z
+  .array(z.number({ error: 'must be bookmark ids' }).int().positive(), { error: 'must be a list of bookmark ids' })
+  .min(1, 'must name at least one bookmark')
+  .max(MAX_BULK_IDS, `must be at most ${MAX_BULK_IDS} bookmarks`);
+
+/** `POST /bookmarks/bulk`: delete several bookmarks, or add one tag to each (linkding's bulk edit). */
+export const BookmarkBulkAction = z.discriminatedUnion(
+  'action',
+  [
+    z.strictObject({ action: z.literal('delete'), ids: BulkIds }),
+    z.strictObject({
+      action: z.literal('add_tag'),
+      ids: BulkIds,
+      tag: z.string({ error: 'tag is required' }).trim().min(1, 'tag is required').max(BOOKMARK_LIMITS.tag, `must be at most ${BOOKMARK_LIMITS.tag} characters`),
+    }),
+  ],
+  { error: 'action: must be delete or add_tag' },
+);
+export type BookmarkBulkAction = z.output<typeof BookmarkBulkAction>;
+
+/** How many of the named bookmarks changed (ids that are not the caller's, or already tagged, are left alone). */
+export const BookmarkBulkReply = z.object({ count: z.number().int().nonnegative() });
+export type BookmarkBulkReply = z.infer<typeof BookmarkBulkReply>;

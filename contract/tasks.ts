@@ -46,7 +46,13 @@ export type Task = z.infer<typeof Task>;
 
 export const TaskIdParams = z.strictObject({ id: z.string().min(1).max(64) });
 
+/** Which tasks the list shows: active ones (the spec's list), done ones (made inactive by Complete past their end), or all. */
+export const TASK_STATUSES = ['active', 'done', 'all'] as const;
+export const TaskStatus = z.enum(TASK_STATUSES, { error: 'must be one of active, done, all' });
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
 export const TaskPageQuery = z.strictObject({
+  status: TaskStatus.default('active'),
   pageSize: z.coerce
     .number({ error: 'must be a number' })
     .int('must be a whole number')
@@ -65,3 +71,14 @@ export const TaskPage = z.object({
   }),
 });
 export type TaskPage = z.infer<typeof TaskPage>;
+
+/** One Complete of a task: the occurrence completed (its number in the series and its due time) and when. */
+export const TaskCompletion = z.object({
+  occurrence: z.number().int().nonnegative(),
+  due_time: IsoTime,
+  completed_at: IsoTime,
+});
+export type TaskCompletion = z.infer<typeof TaskCompletion>;
+
+/** How many completions the task page shows: the newest. */
+export const TASK_COMPLETIONS_SHOWN = 100;

@@ -109,7 +109,7 @@ async function rawLatencies(file: string, ownerId: string, searches: Request[], 
   });
   const page = await time(pages, (request) => {
     const tag = new URL(request.path, 'http://x').searchParams.get('tag') ?? undefined;
-    return Promise.all([store.page(ownerId, { tag }, undefined, 11), store.groups(ownerId)]);
+    return Promise.all([store.page(ownerId, { tag }, undefined, 11), store.groups(ownerId), store.total(ownerId, { tag })]);
   });
   await db.destroy();
   return { search, page };

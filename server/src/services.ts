@@ -109,7 +109,7 @@ export async function createServices(options: ServicesOptions) {
     onRun: onNoticeRun,
   });
   const tasks = createTasksService({
-    tasks: createTasksStore(db),
+    tasks: createTasksStore(db, { locking: noticeLocks }),
     clock,
     zoneOf: async (ownerId) => (await usersStore.findById(ownerId))?.timezone ?? 'UTC',
     onScheduleChange: noticeScheduler.poke,

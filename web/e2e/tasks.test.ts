@@ -192,4 +192,52 @@ describe('tasks, end to end', () => {
     await page.goto('/task');
     await page.getByRole('heading', { name: 'No task found' }).waitFor();
   });
+
+  it('keeps each Complete in the task\'s history, finds a finished task under Done, and deletes it after asking', async () => {
+    const { email, api } = await newAccount();
+    const course = Task.parse(
+      await (
+        await api('/schedule', 'POST', { name: 'Pottery course', first_schedule_time: '2030-03-04T23:00:00Z', schedule_type: 'w', schedule_end_time: '2030-03-12T00:00:00Z' })
+      ).json(),
+    );
+    expect((await api('/schedule', 'POST', { name: 'Still going', first_schedule_time: '2030-03-05T13:00:00Z' })).status).toBe(200);
+    await signIn(page, { email, password: PASSWORD });
+
+    await page.goto(`/task/${course.id}`);
+    await page.getByRole('heading', { name: 'Pottery course' }).waitFor();
+    await page.locator('#task-history').getByText('Not completed yet').waitFor();
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await shows(page, 'schedule_time', '2030-03-11 18:00 EDT');
+    await page.getByRole('button', { name: 'Complete' }).click();
+    await field(page, 'is-active').getByText('no').waitFor();
+    const rows = page.locator('#task-history .task-completion');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect((await rows.allInnerTexts()).map((row) => row.split('\t')[1])).toEqual(['2030-03-11 18:00 EDT', '2030-03-04 18:00 EST']);
+
+    await page.goto('/task');
+    await page.getByRole('heading', { name: 'Found 1 active tasks' }).waitFor();
+    expect(await page.locator('.task-item .fw-semibold').allInnerTexts()).toEqual(['Still going']);
+    await page.getByRole('button', { name: 'Done', exact: true }).click();
+    await page.getByRole('heading', { name: 'Found 1 done tasks' }).waitFor();
+    expect(await page.locator('.task-item .fw-semibold').allInnerTexts()).toEqual(['Pottery coursedone']);
+    await page.getByRole('button', { name: 'All', exact: true }).click();
+    await page.getByRole('heading', { name: 'Found 2 tasks' }).waitFor();
+    await page.getByRole('button', { name: 'Done', exact: true }).click();
+    await page.getByRole('heading', { name: 'Found 1 done tasks' }).waitFor();
+
+    await page.locator('.task-item').first().click();
+    await page.getByRole('heading', { name: 'Pottery course' }).waitFor();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this task?' });
+    await dialog.getByText('“Pottery course”, its pending notices and its history will be deleted.', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await api(`/schedule/${course.id}`)).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.waitForURL(/\/task$/);
+    await page.getByRole('heading', { name: 'No task found' }).waitFor();
+    expect((await api(`/schedule/${course.id}`)).status).toBe(404);
+  });
 });

@@ -6,6 +6,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   Bookmark,
+  BookmarkBulkAction,
+  BookmarkBulkReply,
   BookmarkIdParams,
   BookmarkImportReply,
   BookmarkInput,
@@ -15,6 +17,7 @@ import {
   BookmarkQuerySpec,
   BookmarkSearchResult,
   BookmarkUpdate,
+  TagCounts,
 } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { UPLOAD_ROUTE } from '../http/http-limits.ts';
@@ -38,7 +41,8 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }
     {
       schema: {
         tags,
-        summary: 'A page of bookmarks, newest first; send the reply’s cursor as the pageCursor header for the next',
+        summary:
+          'A page of bookmarks, newest first; send the reply’s cursor as the pageCursor header for the next. `total` counts every bookmark the filters match; `tag` matches in any case',
         security,
         querystring: BookmarkListQuery,
         headers: ListHeaders,
@@ -83,6 +87,50 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }
         .header('content-type', 'text/html; charset=utf-8')
         .header('content-disposition', 'attachment; filename="bookmarks.html"')
         .send(Readable.from(bookmarks.export(request.user.uid))),
+  );
+
+  routes.get(
+    '/bookmarks/tags',
+    {
+      schema: {
+        tags,
+        summary: 'Every tag with how many bookmarks carry it, most used first (tags compare in any case and keep their first spelling)',
+        security,
+        response: { 200: TagCounts, 401: ErrorReply },
+      },
+    },
+    async (request) => bookmarks.tags(request.user.uid),
+  );
+
+  routes.post(
+    '/bookmarks/bulk',
+    {
+      schema: {
+        tags,
+        summary: 'Delete several bookmarks ({action: "delete", ids}) or add a tag to each ({action: "add_tag", ids, tag}); replies how many changed',
+        security,
+        body: BookmarkBulkAction,
+        response: { 200: BookmarkBulkReply, 400: ErrorReply, 401: ErrorReply },
+      },
+    },
+    async (request) => bookmarks.bulk(request.user.uid, request.body),
+  );
+
+  routes.delete(
+    '/bookmarks/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete the bookmark and its search index entry',
+        security,
+        params: BookmarkIdParams,
+        response: { 204: z.null(), 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      await bookmarks.delete(request.user.uid, request.params.id);
+      return reply.code(204).send(null);
+    },
   );
 
   routes.get(
@@ -141,7 +189,8 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }
     {
       schema: {
         tags,
-        summary: 'Search the index: every word (a prefix) in one of the fields; newest first, with the top hosts and tags',
+        summary:
+          'Search the index: every word (a prefix) in one of the fields; newest first, with the top hosts and tags; `total` (as `total_count`) counts every match',
         security,
         querystring: BookmarkQueryParams,
         body: BookmarkQuerySpec,

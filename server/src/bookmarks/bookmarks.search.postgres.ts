@@ -13,6 +13,9 @@ const entryTsvector = (row: BookmarkRow) => FIELDS.vector(indexedText(row));
 const postgresWords: BookmarkWords = {
   put: (_trx, _ownerId, _entries, replace) => replace((row) => ({ search: sql`${entryTsvector(row)}::tsvector` })),
 
+  // The words live in the entries' own rows.
+  remove: (_trx, _ownerId, _ids, removeEntries) => removeEntries(),
+
   matches: (query) => ({
     from: sql`bookmark_index i`,
     match: sql`i.search @@ ${FIELDS.query(query.terms, query.fields)}::tsquery`,

@@ -16,16 +16,26 @@ function ftsValues(row: BookmarkRow) {
 const insertWords = (db: Kysely<Database>, rows: BookmarkRow[]) =>
   sql`insert into bookmark_index_fts (rowid, ${sql.raw(FTS_COLUMNS.join(', '))}) values ${sql.join(rows.map(ftsValues))}`.execute(db);
 
+/** The word index has no owner: its rows go only where the owner's entry is. */
+async function deleteOwnersWords(trx: Kysely<Database>, ownerId: string, ids: number[]) {
+  for (const id of ids) {
+    await sql`delete from bookmark_index_fts where rowid = ${id}
+      and exists (select 1 from bookmark_index where bookmark_id = ${id} and owner_id = ${ownerId})`.execute(trx);
+  }
+}
+
 /** FTS5 over the folded text, keyed by bookmark id (the rowid). */
 const sqliteWords: BookmarkWords = {
   async put(trx, ownerId, entries, replace) {
     // The owner check of the entries being replaced is in `replace`; the word index follows it.
-    for (const entry of entries) {
-      await sql`delete from bookmark_index_fts where rowid = ${entry.id}
-        and exists (select 1 from bookmark_index where bookmark_id = ${entry.id} and owner_id = ${ownerId})`.execute(trx);
-    }
+    await deleteOwnersWords(trx, ownerId, entries.map((entry) => entry.id));
     await replace();
     for (const entry of entries) await insertWords(trx, [entry]);
+  },
+
+  async remove(trx, ownerId, ids, removeEntries) {
+    await deleteOwnersWords(trx, ownerId, ids);
+    await removeEntries();
   },
 
   matches(query) {

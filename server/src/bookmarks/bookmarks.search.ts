@@ -9,6 +9,8 @@ export interface BookmarkIndex {
   get(ownerId: string, id: number): Promise<BookmarkRow | undefined>;
   /** Creates or replaces the entries of these bookmarks, which must be the owner's. */
   put(ownerId: string, rows: BookmarkRow[]): Promise<void>;
+  /** Drops the entries of those of `ids` that are the owner's. */
+  remove(ownerId: string, ids: number[]): Promise<void>;
   search(ownerId: string, query: IndexQuery): Promise<IndexResult>;
   /** Changes whenever the owner's entries change, so that results can be kept until then. */
   version(ownerId: string): Promise<string>;
@@ -92,6 +94,8 @@ type ReplaceEntries = (extra?: (row: BookmarkRow) => Record<string, unknown>) =>
 export type BookmarkWords = {
   /** Writes the entries, through `replace`, and their words, inside the transaction `trx`. */
   put(trx: Transaction<Database>, ownerId: string, entries: BookmarkRow[], replace: ReplaceEntries): Promise<void>;
+  /** Drops the words of the owner's entries among `ids`, and the entries through `removeEntries`. */
+  remove(trx: Transaction<Database>, ownerId: string, ids: number[], removeEntries: () => Promise<void>): Promise<void>;
   matches(query: IndexQuery): MatchSource;
 };
 
@@ -105,6 +109,11 @@ export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords):
     async put(ownerId, entries) {
       if (entries.length === 0) return;
       await db.transaction().execute((trx) => words.put(trx, ownerId, entries, (extra) => rows.replace(trx, ownerId, entries, extra)));
+    },
+
+    async remove(ownerId, ids) {
+      if (ids.length === 0) return;
+      await db.transaction().execute((trx) => words.remove(trx, ownerId, ids, () => rows.remove(trx, ownerId, ids)));
     },
 
     search: (ownerId, query) => rows.search(ownerId, query, words.matches(query)),
@@ -124,6 +133,21 @@ function indexRows(db: Kysely<Database>) {
         join bookmark_index_content c on c.bookmark_id = i.bookmark_id
         where i.owner_id = ${ownerId} and i.bookmark_id = ${id}`.execute(db);
       return found.rows[0];
+    },
+
+    /** Drops the owner's entries of these ids (their text and tags go with them). */
+    async remove(trx: Db, ownerId: string, ids: number[]) {
+      await trx.deleteFrom('bookmark_index').where('owner_id', '=', ownerId).where('bookmark_id', 'in', ids).execute();
+      await this.touch(trx, ownerId);
+    },
+
+    /** A new version of the owner's entries, so that kept results are not used again. */
+    async touch(trx: Db, ownerId: string) {
+      await trx
+        .insertInto('bookmark_index_versions')
+        .values({ owner_id: ownerId, version: randomUUID() })
+        .onConflict((oc) => oc.column('owner_id').doUpdateSet({ version: (eb) => eb.ref('excluded.version') }))
+        .execute();
     },
 
     /** Drops the old entries, writes the rows (with `extra` columns), their text and their tags. */
@@ -152,11 +176,7 @@ function indexRows(db: Kysely<Database>) {
       for (let start = 0; start < tags.length; start += 500) {
         await trx.insertInto('bookmark_index_tags').values(tags.slice(start, start + 500)).execute();
       }
-      await trx
-        .insertInto('bookmark_index_versions')
-        .values({ owner_id: ownerId, version: randomUUID() })
-        .onConflict((oc) => oc.column('owner_id').doUpdateSet({ version: (eb) => eb.ref('excluded.version') }))
-        .execute();
+      await this.touch(trx, ownerId);
     },
 
     async search(ownerId: string, query: IndexQuery, source: MatchSource): Promise<IndexResult> {

@@ -3,6 +3,8 @@ import { LRUCache } from 'lru-cache';
 import {
   BOOKMARK_SEARCH_FIELDS,
   type Bookmark,
+  type BookmarkBulkAction,
+  type BookmarkBulkReply,
   type BookmarkInput,
   type BookmarkImportReply,
   type BookmarkListQuery,
@@ -12,6 +14,7 @@ import {
   type BookmarkUpdate,
   DEFAULT_BOOKMARK_PAGE_SIZE,
   NO_MORE_RESULTS,
+  type TagCount,
 } from '../../../contract/bookmarks.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -68,6 +71,12 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
     return row;
   }
 
+  /** The index entries go first: a failure between the two leaves a bookmark not indexed, never an entry without one. */
+  async function deleteMany(ownerId: string, ids: number[]): Promise<number> {
+    await index.remove(ownerId, ids);
+    return (await store.delete(ownerId, ids)).length;
+  }
+
   async function importFile(ownerId: string, file: Uint8Array): Promise<BookmarkImportReply> {
     const now = clock.now();
     const reply: BookmarkImportReply = { imported: 0, skipped: 0, errors: [], shortened: 0, undated: 0, warnings: [], cut_short: false };
@@ -106,15 +115,35 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
     /** Newest first; a page one longer than asked tells whether another follows. */
     async list(ownerId: string, query: BookmarkListQuery, cursor: string | undefined): Promise<BookmarkPage> {
       const after = decodeCursor(cursor);
-      const groups = await store.groups(ownerId);
-      if (after === 'done') return { items: [], cursor: NO_MORE_RESULTS, ...groups };
-      const filter = { tag: query.tag || undefined, ...timeRange(query.start_date, query.end_date) };
+      const tag = query.tag ? await store.spelling(ownerId, query.tag) : undefined;
+      const filter = { tag, ...timeRange(query.start_date, query.end_date) };
+      const [groups, total] = await Promise.all([store.groups(ownerId), store.total(ownerId, filter)]);
+      if (after === 'done') return { items: [], cursor: NO_MORE_RESULTS, total, ...groups };
       const rows = await store.page(ownerId, filter, after, query.pageSize + 1);
       const items = rows.slice(0, query.pageSize);
       const last = items.at(-1);
       const next =
         rows.length > query.pageSize && last ? encodeCursor({ createDate: Number(last.create_date), id: Number(last.id) }) : NO_MORE_RESULTS;
-      return { items: items.map(fromRow), cursor: next, ...groups };
+      return { items: items.map(fromRow), cursor: next, total, ...groups };
+    },
+
+    tags(ownerId: string): Promise<TagCount[]> {
+      return store.tags(ownerId);
+    },
+
+    /** Deletes the bookmark and its index entry. */
+    async delete(ownerId: string, id: number): Promise<void> {
+      if ((await deleteMany(ownerId, [id])) === 0) throw notFound('Bookmark');
+    },
+
+    /** Several of the owner's bookmarks at once; ids that are not the owner's are left alone. */
+    async bulk(ownerId: string, action: BookmarkBulkAction): Promise<BookmarkBulkReply> {
+      const ids = [...new Set(action.ids)];
+      if (action.action === 'delete') return { count: await deleteMany(ownerId, ids) };
+      const changed = await store.addTag(ownerId, ids, action.tag, clock.now());
+      // Indexed again as the client does after every save, so a search finds the new tag.
+      await index.put(ownerId, changed);
+      return { count: changed.length };
     },
 
     async get(ownerId: string, id: number): Promise<Bookmark> {
@@ -155,19 +184,25 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
       const size = page.size ?? spec.size ?? DEFAULT_BOOKMARK_PAGE_SIZE;
       const terms = searchTerms(spec.key_words.join(' '));
       // Words of nothing but syntax characters can match nothing.
-      if (terms.length === 0) return { bookmarks: [], total_count: 0, host_groups: [], tag_groups: [] };
+      if (terms.length === 0) return { bookmarks: [], total_count: 0, total: 0, host_groups: [], tag_groups: [] };
       const range = (bounds: BookmarkQuerySpec['create_time_range']) => bounds && timeRange(bounds.start, bounds.end);
       const result = await searchIndex(ownerId, {
         terms,
         fields: spec.fields && spec.fields.length > 0 ? [...new Set(spec.fields)] : [...BOOKMARK_SEARCH_FIELDS],
         hosts: spec.hosts,
-        tags: spec.tags,
+        tags: spec.tags && (await Promise.all(spec.tags.map((tag) => store.spelling(ownerId, tag)))),
         created: range(spec.create_time_range),
         updated: range(spec.update_time_range),
         from,
         size,
       });
-      return { bookmarks: result.rows.map(indexed), total_count: result.total, host_groups: result.host_groups, tag_groups: result.tag_groups };
+      return {
+        bookmarks: result.rows.map(indexed),
+        total_count: result.total,
+        total: result.total,
+        host_groups: result.host_groups,
+        tag_groups: result.tag_groups,
+      };
     },
 
     /**

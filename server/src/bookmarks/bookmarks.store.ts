@@ -1,6 +1,7 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
-import { BOOKMARK_GROUP_COUNT, type BookmarkGroup, type BookmarkInput } from '../../../contract/bookmarks.ts';
+import { BOOKMARK_GROUP_COUNT, BOOKMARK_LIMITS, type BookmarkGroup, type BookmarkInput, foldTag } from '../../../contract/bookmarks.ts';
 import type { Database } from '../storage/schema.ts';
+import { count, type FacetCounts, facetTotal, spelledTags, spellings, tagCounts, writeCounts } from './bookmark-facets.ts';
 import { BOOKMARK_COLUMNS, type BookmarkRow, rowFields } from './bookmark-row.ts';
 
 /** A position in the newest-first list: the last row a page showed. */
@@ -17,34 +18,8 @@ export type ListFilter = {
 export type NewBookmark = BookmarkInput & { createDate: number; updateDate: number };
 
 type Db = Kysely<Database> | Transaction<Database>;
-type FacetCounts = Map<string, number>;
 
 const EXPORT_PAGE = 1000;
-
-/** Adds `delta` to the host's and every tag's count. */
-function count(counts: FacetCounts, host: string, tags: string[], delta: number) {
-  for (const key of [`host ${host}`, ...tags.map((tag) => `tag ${tag}`)]) counts.set(key, (counts.get(key) ?? 0) + delta);
-}
-
-async function writeCounts(db: Db, ownerId: string, counts: FacetCounts) {
-  const values = [...counts]
-    .filter(([, delta]) => delta !== 0)
-    .map(([kindKey, delta]) => {
-      const space = kindKey.indexOf(' ');
-      return { owner_id: ownerId, kind: kindKey.slice(0, space) as 'host' | 'tag', key: kindKey.slice(space + 1), doc_count: delta };
-    });
-  for (let start = 0; start < values.length; start += 500) {
-    await db
-      .insertInto('bookmark_facets')
-      .values(values.slice(start, start + 500))
-      .onConflict((oc) =>
-        oc.columns(['owner_id', 'kind', 'key']).doUpdateSet({
-          doc_count: (eb) => eb('bookmark_facets.doc_count', '+', eb.ref('excluded.doc_count')),
-        }),
-      )
-      .execute();
-  }
-}
 
 async function insertTags(db: Db, ownerId: string, id: number, tags: string[], createDate: number) {
   if (tags.length === 0) return;
@@ -54,8 +29,12 @@ async function insertTags(db: Db, ownerId: string, id: number, tags: string[], c
     .execute();
 }
 
-/** Inserts unless the owner already has the link; the new id, or undefined for a repeat. */
-async function insertOne(db: Db, ownerId: string, bookmark: NewBookmark, counts: FacetCounts): Promise<number | undefined> {
+/**
+ * Inserts unless the owner already has the link; the new id, or undefined for a repeat. Its tags
+ * take the spellings the owner already uses (`known`).
+ */
+async function insertOne(db: Db, ownerId: string, given: NewBookmark, counts: FacetCounts, known: Map<string, string>): Promise<number | undefined> {
+  const bookmark = { ...given, tags: spelledTags(given.tags, known) };
   const fields = rowFields(bookmark);
   const inserted = await db
     .insertInto('bookmarks')
@@ -83,7 +62,7 @@ export function createBookmarksStore(db: Kysely<Database>) {
     async insert(ownerId: string, bookmark: NewBookmark): Promise<BookmarkRow | undefined> {
       return db.transaction().execute(async (trx) => {
         const counts: FacetCounts = new Map();
-        const id = await insertOne(trx, ownerId, bookmark, counts);
+        const id = await insertOne(trx, ownerId, bookmark, counts, await spellings(trx, ownerId, bookmark.tags));
         if (id === undefined) return undefined;
         await writeCounts(trx, ownerId, counts);
         return selectRow(trx).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirstOrThrow();
@@ -94,9 +73,10 @@ export function createBookmarksStore(db: Kysely<Database>) {
     async insertMany(ownerId: string, bookmarks: NewBookmark[]): Promise<BookmarkRow[]> {
       return db.transaction().execute(async (trx) => {
         const counts: FacetCounts = new Map();
+        const known = await spellings(trx, ownerId, bookmarks.flatMap((bookmark) => bookmark.tags));
         const ids: number[] = [];
         for (const bookmark of bookmarks) {
-          const id = await insertOne(trx, ownerId, bookmark, counts);
+          const id = await insertOne(trx, ownerId, bookmark, counts, known);
           if (id !== undefined) ids.push(id);
         }
         await writeCounts(trx, ownerId, counts);
@@ -112,10 +92,12 @@ export function createBookmarksStore(db: Kysely<Database>) {
      * Replaces the fields; `missing` when the bookmark is not the owner's, `duplicate` when
      * another of the owner's bookmarks has the new link.
      */
-    async update(ownerId: string, id: number, input: BookmarkInput, updateDate: number): Promise<BookmarkRow | 'missing' | 'duplicate'> {
+    async update(ownerId: string, id: number, given: BookmarkInput, updateDate: number): Promise<BookmarkRow | 'missing' | 'duplicate'> {
       return db.transaction().execute(async (trx) => {
         const old = await selectRow(trx).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
         if (!old) return 'missing';
+        const oldTags = JSON.parse(old.tags) as string[];
+        const input = { ...given, tags: spelledTags(given.tags, await spellings(trx, ownerId, given.tags, oldTags)) };
         const clash = await trx
           .selectFrom('bookmarks')
           .select('id')
@@ -129,11 +111,89 @@ export function createBookmarksStore(db: Kysely<Database>) {
         await trx.deleteFrom('bookmark_tags').where('bookmark_id', '=', id).where('owner_id', '=', ownerId).execute();
         await insertTags(trx, ownerId, id, input.tags, Number(old.create_date));
         const counts: FacetCounts = new Map();
-        count(counts, old.host, JSON.parse(old.tags) as string[], -1);
+        count(counts, old.host, oldTags, -1);
         count(counts, fields.host, input.tags, 1);
         await writeCounts(trx, ownerId, counts);
         return selectRow(trx).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirstOrThrow();
       });
+    },
+
+    /** Deletes those of `ids` that are the owner's; the rows deleted. */
+    async delete(ownerId: string, ids: number[]): Promise<BookmarkRow[]> {
+      return db.transaction().execute(async (trx) => {
+        const rows = await selectRow(trx).where('owner_id', '=', ownerId).where('id', 'in', ids).execute();
+        if (rows.length === 0) return [];
+        await trx.deleteFrom('bookmarks').where('owner_id', '=', ownerId).where('id', 'in', ids).execute();
+        const counts: FacetCounts = new Map();
+        for (const row of rows) count(counts, row.host, JSON.parse(row.tags) as string[], -1);
+        await writeCounts(trx, ownerId, counts);
+        return rows;
+      });
+    },
+
+    /**
+     * Adds the tag to those of `ids` that are the owner's and lack it (in any case) and have room
+     * for one more; the rows changed, as they are now.
+     */
+    async addTag(ownerId: string, ids: number[], given: string, updateDate: number): Promise<BookmarkRow[]> {
+      return db.transaction().execute(async (trx) => {
+        const [tag] = spelledTags([given], await spellings(trx, ownerId, [given]));
+        const rows = await selectRow(trx).where('owner_id', '=', ownerId).where('id', 'in', ids).execute();
+        const counts: FacetCounts = new Map();
+        const changed: number[] = [];
+        for (const row of rows) {
+          const tags = JSON.parse(row.tags) as string[];
+          if (!tag || tags.length >= BOOKMARK_LIMITS.tags || tags.some((one) => foldTag(one) === foldTag(tag))) continue;
+          const id = Number(row.id);
+          await trx
+            .updateTable('bookmarks')
+            .set({ tags: JSON.stringify([...tags, tag]), update_date: updateDate })
+            .where('owner_id', '=', ownerId)
+            .where('id', '=', id)
+            .execute();
+          await insertTags(trx, ownerId, id, [tag], Number(row.create_date));
+          count(counts, null, [tag], 1);
+          changed.push(id);
+        }
+        await writeCounts(trx, ownerId, counts);
+        if (changed.length === 0) return [];
+        return selectRow(trx).where('owner_id', '=', ownerId).where('id', 'in', changed).orderBy('id').execute();
+      });
+    },
+
+    /** The spelling the owner's bookmarks give this tag (compared case-insensitively), else the tag as given. */
+    async spelling(ownerId: string, tag: string): Promise<string> {
+      return (await spellings(db, ownerId, [tag])).get(foldTag(tag)) ?? tag;
+    },
+
+    /** Every tag of the owner with its count, most used first. */
+    tags(ownerId: string): Promise<Array<{ tag: string; count: number }>> {
+      return tagCounts(db, ownerId);
+    },
+
+    /**
+     * How many bookmarks the list's filter matches. Without dates it is read from the kept counts
+     * (one short read, however many bookmarks); a date range counts the rows of its index range.
+     */
+    async total(ownerId: string, filter: ListFilter): Promise<number> {
+      if (filter.from === undefined && filter.until === undefined) return facetTotal(db, ownerId, filter.tag);
+      const range = <Q extends { where: (column: 'create_date', op: '>=' | '<', value: number) => Q }>(query: Q) => {
+        let bounded = query;
+        if (filter.from !== undefined) bounded = bounded.where('create_date', '>=', filter.from);
+        if (filter.until !== undefined) bounded = bounded.where('create_date', '<', filter.until);
+        return bounded;
+      };
+      const query =
+        filter.tag === undefined
+          ? range(db.selectFrom('bookmarks').where('owner_id', '=', ownerId).select((eb) => eb.fn.countAll<number | string>().as('total')))
+          : range(
+              db
+                .selectFrom('bookmark_tags')
+                .where('owner_id', '=', ownerId)
+                .where('tag', '=', filter.tag)
+                .select((eb) => eb.fn.countAll<number | string>().as('total')),
+            );
+      return Number((await query.executeTakeFirstOrThrow()).total);
     },
 
     /** Up to `limit` bookmarks newest first, after `after` when given. */

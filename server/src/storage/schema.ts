@@ -19,6 +19,7 @@ export interface Database {
   bookmark_index_versions: BookmarkIndexVersionsTable;
   tasks: TasksTable;
   task_notices: TaskNoticesTable;
+  task_completions: TaskCompletionsTable;
 }
 
 export interface UsersTable {
@@ -105,8 +106,12 @@ export interface BookmarkTagsTable {
 
 export interface BookmarkFacetsTable {
   owner_id: string;
-  kind: 'host' | 'tag';
+  /** `all` (key '') counts the owner's bookmarks. */
+  kind: 'all' | 'host' | 'tag';
+  /** A host, or a tag as the owner's bookmarks spell it. */
   key: string;
+  /** The key compared case-insensitively (`foldTag`): one spelling per folded tag has bookmarks. */
+  folded: string;
   doc_count: number;
 }
 
@@ -168,4 +173,14 @@ export interface TaskNoticesTable {
   next_attempt_at: number;
   sent_at: number | null;
   last_error: string | null;
+}
+
+/** Each Complete of a task: the occurrence completed (its number and due time) and when. */
+export interface TaskCompletionsTable {
+  id: Generated<number>;
+  task_id: string;
+  owner_id: string;
+  occurrence_index: number;
+  due_time: number;
+  completed_at: number;
 }

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { CreateTaskBody, TaskAction } from '../../../contract/task-requests.ts';
-import { Task, TaskIdParams, TaskPage, TaskPageQuery } from '../../../contract/tasks.ts';
+import { Task, TaskCompletion, TaskIdParams, TaskPage, TaskPageQuery } from '../../../contract/tasks.ts';
 import type { TasksService } from './tasks.service.ts';
 
 // Header names arrive lower-cased; other headers pass through untouched.
@@ -19,14 +19,15 @@ export const tasksRoutes: FastifyPluginAsync<{ tasks: TasksService }> = async (a
     {
       schema: {
         tags: ['tasks'],
-        summary: 'Active tasks, soonest due first; send the previous reply\'s cursor as the pageCursor header',
+        summary:
+          'Tasks by status: active (the default) soonest due first, done (made inactive by Complete past their end) latest due first, or all soonest due first; send the previous reply\'s cursor as the pageCursor header',
         security,
         querystring: TaskPageQuery,
         headers: PageHeaders,
         response: { 200: TaskPage, 400: ErrorReply, 401: ErrorReply },
       },
     },
-    async (request) => tasks.page(request.user.uid, request.headers.pagecursor, request.query.pageSize),
+    async (request) => tasks.page(request.user.uid, request.query.status, request.headers.pagecursor, request.query.pageSize),
   );
 
   routes.post(
@@ -70,5 +71,36 @@ export const tasksRoutes: FastifyPluginAsync<{ tasks: TasksService }> = async (a
       },
     },
     async (request) => tasks.act(request.user.uid, request.params.id, request.body),
+  );
+
+  routes.delete(
+    '/schedule/:id',
+    {
+      schema: {
+        tags: ['tasks'],
+        summary: 'Delete the task with its pending notices and its history; a notice being sent at that moment goes once',
+        security,
+        params: TaskIdParams,
+        response: { 204: z.null(), 401: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      await tasks.delete(request.user.uid, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  routes.get(
+    '/schedule/:id/completions',
+    {
+      schema: {
+        tags: ['tasks'],
+        summary: 'The task\'s completions, newest first (the newest 100): which occurrence and when',
+        security,
+        params: TaskIdParams,
+        response: { 200: z.array(TaskCompletion), 401: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request) => tasks.completions(request.user.uid, request.params.id),
   );
 };

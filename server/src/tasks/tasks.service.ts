@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateTaskBody, TaskAction, TaskFieldChange } from '../../../contract/task-requests.ts';
-import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type Task, type TaskPage } from '../../../contract/tasks.ts';
+import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type Task, type TaskCompletion, type TaskPage, type TaskStatus } from '../../../contract/tasks.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
 import { firstNotice, repeatNotice } from './notice-times.ts';
 import { decodeCursor, encodeCursor } from './page-cursor.ts';
 import { nextOccurrence } from './schedule.ts';
-import { noticeRulesOf, seriesOf, toTask } from './task-record.ts';
+import { noticeRulesOf, seriesOf, toCompletion, toTask } from './task-record.ts';
 import type { TaskPatch, TaskRow, TasksStore } from './tasks.store.ts';
 
 type Options = {
@@ -19,6 +19,7 @@ type Options = {
 };
 
 const notActive = () => new AppError(409, 'The task is not active');
+const movedMeanwhile = () => new AppError(409, 'The task changed meanwhile (completed or edited elsewhere); reload it');
 
 /** The notice that is next for the current occurrence, given the rules in `row`. */
 function pendingNotice(row: TaskRow, zone: string, now: number): number | null {
@@ -118,10 +119,10 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
       return toTask(await owned(ownerId, id));
     },
 
-    async page(ownerId: string, cursor: string | undefined, pageSize: number): Promise<TaskPage> {
+    async page(ownerId: string, status: TaskStatus, cursor: string | undefined, pageSize: number): Promise<TaskPage> {
       const after = cursor ? decodeCursor(cursor) : undefined;
       // One row more than asked tells whether another page follows.
-      const rows = await tasks.page(ownerId, after, pageSize + 1);
+      const rows = await tasks.page(ownerId, status, after, pageSize + 1);
       const more = rows.length > pageSize;
       const shown = rows.slice(0, pageSize);
       const last = shown.at(-1);
@@ -137,11 +138,28 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
       const row = await owned(ownerId, id);
       const zone = await zoneOf(ownerId);
       const now = clock.now();
-      const patch = action.type === 'complete' ? completion(row, zone, now) : patchFor(action.change, row, zone, now);
-      const updated = await tasks.update(ownerId, id, { ...patch, last_updated: now });
-      if (!updated) throw notFound('Task');
+      let updated: TaskRow | undefined;
+      if (action.type === 'complete') {
+        updated = await tasks.complete(row, { ...completion(row, zone, now), last_updated: now }, now);
+        if (!updated) throw movedMeanwhile();
+      } else {
+        updated = await tasks.update(ownerId, id, { ...patchFor(action.change, row, zone, now), last_updated: now });
+        if (!updated) throw notFound('Task');
+      }
       onScheduleChange();
       return toTask(updated);
+    },
+
+    /** The task's completions, newest first. */
+    async completions(ownerId: string, id: string): Promise<TaskCompletion[]> {
+      await owned(ownerId, id);
+      return (await tasks.completions(ownerId, id)).map(toCompletion);
+    },
+
+    /** Deletes the task, its pending notices and its history (see the store for a notice being sent). */
+    async delete(ownerId: string, id: string): Promise<void> {
+      if (!(await tasks.delete(ownerId, id))) throw notFound('Task');
+      onScheduleChange();
     },
   };
 }

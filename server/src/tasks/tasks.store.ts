@@ -1,37 +1,118 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { Database, TasksTable } from '../storage/schema.ts';
+import { TASK_COMPLETIONS_SHOWN, type TaskStatus } from '../../../contract/tasks.ts';
+import type { Database, TaskCompletionsTable, TasksTable } from '../storage/schema.ts';
 
 export type TaskRow = Selectable<TasksTable>;
 export type TaskPatch = Omit<Updateable<TasksTable>, 'id' | 'owner_id'>;
-/** Where a page of the list starts: after this task in (schedule_time, id) order. */
+export type CompletionRow = Selectable<TaskCompletionsTable>;
+/** Where a page of the list starts: after this task in the list's (schedule_time, id) order. */
 export type TaskPosition = { scheduleTime: number; id: string };
 
-/** Task rows; every read and write names the owner in its WHERE, so another user's id is simply not there. */
-export function createTasksStore(db: Kysely<Database>) {
+/**
+ * Task rows; every read and write names the owner in its WHERE, so another user's id is simply not
+ * there. With `locking` (PostgreSQL) a delete takes the row locks the notice sender holds.
+ */
+export function createTasksStore(db: Kysely<Database>, { locking }: { locking: boolean }) {
+  const find = (ownerId: string, id: string): Promise<TaskRow | undefined> =>
+    db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+
   return {
     async insert(row: TaskRow): Promise<void> {
       await db.insertInto('tasks').values(row).execute();
     },
 
-    find(ownerId: string, id: string): Promise<TaskRow | undefined> {
-      return db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
-    },
+    find,
 
-    /** Active tasks, soonest due first, `limit` of them after `after`. */
-    page(ownerId: string, after: TaskPosition | undefined, limit: number): Promise<TaskRow[]> {
-      let query = db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('active', '=', 1);
+    /**
+     * `limit` tasks after `after`: active ones soonest due first, done ones latest due first (the
+     * last finished on top), all of them soonest due first.
+     */
+    page(ownerId: string, status: TaskStatus, after: TaskPosition | undefined, limit: number): Promise<TaskRow[]> {
+      const newestFirst = status === 'done';
+      let query = db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId);
+      if (status !== 'all') query = query.where('active', '=', status === 'active' ? 1 : 0);
       if (after) {
         // A row-value comparison: both databases read it as one range of the index; an OR would scan.
         query = query.where((eb) =>
-          eb(eb.refTuple('schedule_time', 'id'), '>', eb.tuple(after.scheduleTime, after.id)),
+          eb(eb.refTuple('schedule_time', 'id'), newestFirst ? '<' : '>', eb.tuple(after.scheduleTime, after.id)),
         );
       }
-      return query.orderBy('schedule_time').orderBy('id').limit(limit).execute();
+      const direction = newestFirst ? 'desc' : 'asc';
+      return query.orderBy('schedule_time', direction).orderBy('id', direction).limit(limit).execute();
     },
 
     async update(ownerId: string, id: string, patch: TaskPatch): Promise<TaskRow | undefined> {
       await db.updateTable('tasks').set(patch).where('owner_id', '=', ownerId).where('id', '=', id).execute();
-      return this.find(ownerId, id);
+      return find(ownerId, id);
+    },
+
+    /**
+     * Applies a Complete and records it, in one transaction, only if the task is still at the
+     * occurrence `row` shows: of two Completes at once, the second finds it moved and changes nothing.
+     * Undefined when it had moved (or is gone).
+     */
+    async complete(row: TaskRow, patch: TaskPatch, completedAt: number): Promise<TaskRow | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('tasks')
+          .set(patch)
+          .where('owner_id', '=', row.owner_id)
+          .where('id', '=', row.id)
+          .where('active', '=', 1)
+          .where('occurrence_index', '=', row.occurrence_index)
+          .where('schedule_time', '=', row.schedule_time)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return undefined;
+        await trx
+          .insertInto('task_completions')
+          .values({
+            task_id: row.id,
+            owner_id: row.owner_id,
+            occurrence_index: row.occurrence_index,
+            due_time: row.schedule_time,
+            completed_at: completedAt,
+          })
+          .execute();
+        return trx.selectFrom('tasks').selectAll().where('owner_id', '=', row.owner_id).where('id', '=', row.id).executeTakeFirst();
+      });
+    },
+
+    /** The task's newest completions, newest first. */
+    completions(ownerId: string, taskId: string): Promise<CompletionRow[]> {
+      return db
+        .selectFrom('task_completions')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .where('task_id', '=', taskId)
+        .orderBy('completed_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(TASK_COMPLETIONS_SHOWN)
+        .execute();
+    },
+
+    /**
+     * Deletes the task with its notices and completions; false when the owner has no such task.
+     *
+     * A notice being sent is neither lost nor sent twice. First the task stops taking new notices
+     * (committed at once, so the scheduler claims none meanwhile); then, on PostgreSQL, the delete
+     * locks the task's notices, which waits for a send under way in another transaction (the sender
+     * holds its notice's lock until the outcome is written) — and only then the task row, in the
+     * sender's own order (notice, then task), so the two never wait for each other. On SQLite a
+     * send under way finds its notice gone when it records the outcome, and records nothing.
+     */
+    async delete(ownerId: string, id: string): Promise<boolean> {
+      const stopped = await db
+        .updateTable('tasks')
+        .set({ next_notice_time: null })
+        .where('owner_id', '=', ownerId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (Number(stopped.numUpdatedRows) === 0) return false;
+      return db.transaction().execute(async (trx) => {
+        if (locking) await trx.selectFrom('task_notices').select('id').where('task_id', '=', id).forUpdate().execute();
+        const deleted = await trx.deleteFrom('tasks').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+        return Number(deleted.numDeletedRows) > 0;
+      });
     },
   };
 }

@@ -1,6 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { Bookmark, BookmarkPage, BookmarkSearchResult, type BookmarkDraft, type BookmarkQuerySpec } from '../../../contract/bookmarks.ts';
+import {
+  Bookmark,
+  BookmarkBulkReply,
+  BookmarkPage,
+  BookmarkSearchResult,
+  type BookmarkDraft,
+  type BookmarkQuerySpec,
+  TagCounts,
+} from '../../../contract/bookmarks.ts';
 import { bearer } from './test-app.ts';
 
 /** One user's calls to the bookmark API, each checked for success and parsed with the contract. */
@@ -31,7 +39,17 @@ export function bookmarksClient(app: FastifyInstance, token: string) {
       expect(response.statusCode, response.body).toBe(200);
       return BookmarkSearchResult.parse(response.json());
     },
-    inject(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) {
+    async tags() {
+      const response = await app.inject({ url: '/bookmarks/tags', headers });
+      expect(response.statusCode, response.body).toBe(200);
+      return TagCounts.parse(response.json());
+    },
+    async bulk(body: unknown): Promise<number> {
+      const response = await app.inject({ method: 'POST', url: '/bookmarks/bulk', payload: body as object, headers });
+      expect(response.statusCode, response.body).toBe(200);
+      return BookmarkBulkReply.parse(response.json()).count;
+    },
+    inject(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) {
       return app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
     },
   };

@@ -3,19 +3,21 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 export type ReceivedMail = { messageId: string; from: string; to: string[]; subject: string; raw: string };
-type Decision = 'accept' | 'reject' | 'hold';
+type Decision = 'accept' | 'reject' | 'hold' | 'wait';
 
 const header = (raw: string, name: string) =>
   new RegExp(`^${name}:\\s*(.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(raw)?.[1]?.replace(/\r?\n[ \t]+/g, ' ').trim() ?? '';
 
 /**
  * A real SMTP server on a free local port, for tests and the benchmark. `decide` picks, per
- * message, whether to accept it, refuse it with a temporary error, or never answer.
+ * message, whether to accept it, refuse it with a temporary error, never answer (`hold`), or keep
+ * it mid-transfer until `release()` accepts it (`wait`).
  */
 export async function startTestSmtp() {
   const received: ReceivedMail[] = [];
   let decide: (mail: ReceivedMail) => Decision = () => 'accept';
   let waiters: Array<() => void> = [];
+  const waiting: Array<() => void> = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -39,9 +41,13 @@ export async function startTestSmtp() {
           callback(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 }));
           return;
         }
-        received.push(mail);
-        callback();
-        for (const wake of waiters) wake();
+        const accept = () => {
+          received.push(mail);
+          callback();
+          for (const wake of waiters) wake();
+        };
+        if (decision === 'wait') waiting.push(accept);
+        else accept();
       });
     },
   });
@@ -55,6 +61,12 @@ export async function startTestSmtp() {
     received,
     setDecision(next: (mail: ReceivedMail) => Decision) {
       decide = next;
+    },
+    /** How many messages are kept mid-transfer by `wait`. */
+    waitingCount: () => waiting.length,
+    /** Accepts every message kept by `wait`. */
+    release() {
+      for (const accept of waiting.splice(0)) accept();
     },
     /** Resolves once `count` messages have been accepted; fails after `timeoutMs`. */
     async waitFor(count: number, timeoutMs = 15_000): Promise<void> {

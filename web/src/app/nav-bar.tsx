@@ -41,6 +41,9 @@ function SignedInLinks() {
         <NavDropdown.Item as={Link} to="/bookmark/create" eventKey="bookmark-create" id="nav-bookmark-create">
           Create
         </NavDropdown.Item>
+        <NavDropdown.Item as={Link} to="/bookmark/tags" eventKey="bookmark-tags" id="nav-bookmark-tags">
+          Tags
+        </NavDropdown.Item>
       </NavDropdown>
       <Nav.Link as={NavLink} to="/profile" eventKey="profile">
         Profile

@@ -19,6 +19,7 @@ const BookmarkCreatePage = lazyPage(
   () => import('../features/bookmarks/bookmark-create-page.tsx'),
   'BookmarkCreatePage',
 );
+const BookmarkTagsPage = lazyPage(() => import('../features/bookmarks/bookmark-tags-page.tsx'), 'BookmarkTagsPage');
 const BookmarkQueryPage = lazyPage(() => import('../features/bookmarks/bookmark-query-page.tsx'), 'BookmarkQueryPage');
 const BookmarkDetailPage = lazyPage(
   () => import('../features/bookmarks/bookmark-detail-page.tsx'),
@@ -46,6 +47,7 @@ export const router = createBrowserRouter([
           { path: 'bookmark', element: <BookmarkListPage /> },
           { path: 'bookmark/create', element: <BookmarkCreatePage /> },
           { path: 'bookmark/query', element: <BookmarkQueryPage /> },
+          { path: 'bookmark/tags', element: <BookmarkTagsPage /> },
           { path: 'bookmark/:id', element: <BookmarkDetailPage /> },
           { path: 'profile', element: <ProfilePage /> },
         ],

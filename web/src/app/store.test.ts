@@ -17,7 +17,7 @@ const defaults: RootState = {
     curBook: null,
   },
   auth: { authenticated: false },
-  task: { pageSize: 5, pageCursor: null, tasks: [], curTask: null, operationError: null },
+  task: { pageSize: 5, status: 'active', pageCursor: null, tasks: [], curTask: null, operationError: null },
   bookmark: {
     pageSize: 5,
     bookmarks: [],
@@ -25,6 +25,7 @@ const defaults: RootState = {
     pageCursor: null,
     host_groups: [],
     tag_groups: [],
+    total: null,
     operationError: null,
   },
 };

@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { Link } from 'react-router';
 import type { Bookmark } from '../../../../contract/bookmarks.ts';
 import { formatDateTime } from '../../lib/format-date.ts';
+import { TagChips } from './tag-chips.tsx';
 import './bookmarks.css';
 
 function DetailIcon() {
@@ -13,12 +14,28 @@ function DetailIcon() {
   );
 }
 
-/** Spec §2 Bookmark list card. */
-export const BookmarkCard = memo(function BookmarkCard({ bookmark }: { bookmark: Bookmark }) {
+interface BookmarkCardProps {
+  bookmark: Bookmark;
+  /** Given on the list, where bookmarks are selected for a bulk edit. */
+  onSelect?: ((id: number, selected: boolean) => void) | undefined;
+  selected?: boolean;
+}
+
+/** Spec §2 Bookmark list card, with the bookmark's tags as chips. */
+export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, selected = false }: BookmarkCardProps) {
   return (
     <article className="card mb-2 bookmark-card" data-id={bookmark.id}>
       <div className="card-body py-2">
         <h3 className="h6 card-title mb-1 d-flex gap-2 align-items-baseline">
+          {onSelect && (
+            <input
+              type="checkbox"
+              className="form-check-input flex-shrink-0"
+              aria-label={`Select ${bookmark.title}`}
+              checked={selected}
+              onChange={(event) => onSelect(bookmark.id, event.target.checked)}
+            />
+          )}
           <a href={bookmark.link} target="_blank" rel="noopener noreferrer" className="text-break">
             {bookmark.title}
           </a>
@@ -28,6 +45,7 @@ export const BookmarkCard = memo(function BookmarkCard({ bookmark }: { bookmark:
         </h3>
         <div className="small text-muted">{`Create: ${formatDateTime(bookmark.create_date)}, Update: ${formatDateTime(bookmark.update_date)}`}</div>
         {bookmark.note !== undefined && <p className="small mb-0 mt-1 bookmark-note">{bookmark.note}</p>}
+        <TagChips tags={bookmark.tags} />
       </div>
     </article>
   );

@@ -1,19 +1,21 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useSelector } from 'react-redux';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { type Bookmark, splitTags } from '../../../../contract/bookmarks.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { EditableField } from '../../components/editable-field.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { formatDateTime } from '../../lib/format-date.ts';
 import { useRequest } from '../../lib/use-request.ts';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
-import { indexCurrent, openBookmark, saveBookmark } from './bookmarks.thunks.ts';
+import { deleteBookmarks, indexCurrent, openBookmark, saveBookmark } from './bookmarks.thunks.ts';
+import { TagChips } from './tag-chips.tsx';
 import './bookmarks.css';
 
 /** Spec §2 Bookmark detail. */
@@ -61,22 +63,50 @@ export function BookmarkDetailPage() {
 function BookmarkDetails({ bookmark }: { bookmark: Bookmark }) {
   const client = useApiClient();
   const dispatch = useBookmarksDispatch();
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const save = (change: Partial<Pick<Bookmark, 'title' | 'link' | 'tags' | 'note'>>) => dispatch(saveBookmark(client, { ...bookmark, ...change }));
+
+  async function confirmDelete() {
+    setDeleting(true);
+    const deleted = await dispatch(deleteBookmarks(client, [bookmark.id]));
+    setDeleting(false);
+    setConfirming(false);
+    if (deleted) void navigate('/bookmark');
+  }
 
   return (
     <article>
       <BookmarkField name="title" label="Title" value={bookmark.title} onSave={(title) => save({ title })} />
       <BookmarkField name="link" label="Link" value={bookmark.link} onSave={(link) => save({ link })} />
       <BookmarkField name="tags" label="Tags" value={bookmark.tags.join(', ')} onSave={(tags) => save({ tags: splitTags(tags) })} />
+      <div className="mb-2">
+        <TagChips tags={bookmark.tags} />
+      </div>
       <BookmarkField name="note" label="Note" value={bookmark.note ?? ''} multiline onSave={(note) => save({ note: note.trim() === '' ? undefined : note })} />
       <p className="small text-muted mb-2">{`Create: ${formatDateTime(bookmark.create_date)}, Update: ${formatDateTime(bookmark.update_date)}`}</p>
-      {bookmark.indexed ? (
-        <Badge bg="success">Indexed</Badge>
-      ) : (
-        <Button size="sm" onClick={() => void dispatch(indexCurrent(client, bookmark))}>
-          Index
+      <div className="d-flex align-items-center gap-2">
+        {bookmark.indexed ? (
+          <Badge bg="success">Indexed</Badge>
+        ) : (
+          <Button size="sm" onClick={() => void dispatch(indexCurrent(client, bookmark))}>
+            Index
+          </Button>
+        )}
+        <Button size="sm" variant="outline-danger" className="ms-auto" onClick={() => setConfirming(true)}>
+          Delete
         </Button>
-      )}
+      </div>
+      <ConfirmDialog
+        show={confirming}
+        title="Delete this bookmark?"
+        body={`“${bookmark.title}” and its search index entry will be deleted. This cannot be undone.`}
+        confirm="Delete"
+        busy={deleting}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setConfirming(false)}
+      />
     </article>
   );
 }

@@ -1,14 +1,15 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useSelector } from 'react-redux';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { useApiClient } from '../../api/api-client-context.ts';
 import { useRequest } from '../../lib/use-request.ts';
+import { BookmarkBulkBar } from './bookmark-bulk-bar.tsx';
 import { BookmarkFileButtons } from './bookmark-file-buttons.tsx';
 import { BookmarkResults } from './bookmark-results.tsx';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
-import { type ListFilter, loadBookmarks } from './bookmarks.thunks.ts';
+import { deleteBookmarks, type ListFilter, loadBookmarks, tagBookmarks } from './bookmarks.thunks.ts';
 
-/** Spec §2 Bookmark list: the first page on opening, filtered by the URL's tag and dates. */
+/** Spec §2 Bookmark list: the first page on opening, filtered by the URL's tag and dates; bookmarks can be selected for a bulk edit. */
 export function BookmarkListPage() {
   const client = useApiClient();
   const dispatch = useBookmarksDispatch();
@@ -18,18 +19,72 @@ export function BookmarkListPage() {
   const tag = params.get('tag') ?? undefined;
   const start = params.get('start_date') ?? undefined;
   const end = params.get('end_date') ?? undefined;
+  const { pageSize } = state;
+  // A selection belongs to the list it was made on: another filter starts with none.
+  const listKey = params.toString();
+  const [selection, setSelection] = useState<{ listKey: string; ids: ReadonlySet<number> }>({ listKey, ids: new Set() });
+  const selected = selection.listKey === listKey ? selection.ids : new Set<number>();
+  const setSelected = useCallback((ids: ReadonlySet<number>) => setSelection({ listKey, ids }), [listKey]);
 
   useEffect(() => {
     void run((signal) => dispatch(loadBookmarks(client, { tag, start_date: start, end_date: end }, false, signal)));
     return cancel;
-  }, [client, dispatch, run, cancel, tag, start, end]);
+  }, [client, dispatch, run, cancel, tag, start, end, pageSize]);
+
+  const onSelect = useCallback(
+    (id: number, on: boolean) => {
+      setSelection((current) => {
+        const next = new Set(current.listKey === listKey ? current.ids : []);
+        if (on) next.add(id);
+        else next.delete(id);
+        return { listKey, ids: next };
+      });
+    },
+    [listKey],
+  );
 
   const filter: ListFilter = { tag, start_date: start, end_date: end };
   const reload = () => run((signal) => dispatch(loadBookmarks(client, filter, false, signal)));
+  const chosen = state.bookmarks.filter((bookmark) => selected.has(bookmark.id)).map((bookmark) => bookmark.id);
+
+  async function deleteChosen() {
+    const deleted = await dispatch(deleteBookmarks(client, chosen));
+    if (deleted) setSelected(new Set());
+    return deleted;
+  }
+
+  async function tagChosen(newTag: string) {
+    const tagged = await dispatch(tagBookmarks(client, chosen, newTag));
+    // The cards show the new tag once the list is loaded again; the selection stays for another edit.
+    if (tagged) await reload();
+    return tagged;
+  }
+
   return (
     <section id="bookmark-list">
       <BookmarkFileButtons onImported={reload} />
-      <BookmarkResults state={state} busy={busy} onMore={() => void run((signal) => dispatch(loadBookmarks(client, filter, true, signal)))} />
+      {tag !== undefined && (
+        <p className="mb-2" id="bookmark-tag-filter">
+          {`Tagged “${tag}” `}
+          <Link to="/bookmark" className="small">
+            (show all)
+          </Link>
+        </p>
+      )}
+      <BookmarkBulkBar
+        selected={chosen.length}
+        loaded={state.bookmarks.length}
+        onSelectAll={() => setSelected(new Set(state.bookmarks.map((bookmark) => bookmark.id)))}
+        onClear={() => setSelected(new Set())}
+        onDelete={deleteChosen}
+        onAddTag={tagChosen}
+      />
+      <BookmarkResults
+        state={state}
+        busy={busy}
+        onMore={() => void run((signal) => dispatch(loadBookmarks(client, filter, true, signal)))}
+        selection={{ selected, onSelect }}
+      />
     </section>
   );
 }

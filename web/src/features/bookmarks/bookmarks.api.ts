@@ -1,10 +1,13 @@
 import {
   Bookmark,
+  type BookmarkBulkAction,
+  BookmarkBulkReply,
   type BookmarkDraft,
   BookmarkImportReply,
   BookmarkPage,
   type BookmarkQuerySpec,
   BookmarkSearchResult,
+  TagCounts,
 } from '../../../../contract/bookmarks.ts';
 import type { HttpClient } from '../../api/http-client.ts';
 
@@ -30,6 +33,15 @@ export function updateBookmark(client: HttpClient, bookmark: Bookmark): Promise<
   const { indexed: _indexed, ...body } = bookmark;
   return client.json(`/bookmarks/${bookmark.id}`, Bookmark, { method: 'PUT', body });
 }
+
+export const deleteBookmark = (client: HttpClient, id: number) => client.empty(`/bookmarks/${id}`, { method: 'DELETE' });
+
+/** Several bookmarks at once; how many changed. */
+export async function bulkEdit(client: HttpClient, action: BookmarkBulkAction): Promise<number> {
+  return (await client.json('/bookmarks/bulk', BookmarkBulkReply, { method: 'POST', body: action })).count;
+}
+
+export const fetchTags = (client: HttpClient, signal?: AbortSignal) => client.json('/bookmarks/tags', TagCounts, { signal });
 
 /** The index entry's existence check: any failure means not indexed (spec §7). */
 export async function isIndexed(client: HttpClient, id: number, signal?: AbortSignal): Promise<boolean> {

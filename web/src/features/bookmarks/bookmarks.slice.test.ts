@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Bookmark } from '../../../../contract/bookmarks.ts';
-import { bookmarkLoaded, bookmarkSlice, cleared, errorReported, pageAdded, pageLoaded } from './bookmarks.slice.ts';
+import { bookmarkLoaded, bookmarkSlice, bookmarksRemoved, cleared, errorReported, pageAdded, pageLoaded } from './bookmarks.slice.ts';
 
 const reduce = bookmarkSlice.reducer;
 const aBookmark = (id: number, fields: Partial<Bookmark> = {}): Bookmark => ({
@@ -17,6 +17,7 @@ const page = (ids: number[], pageCursor: string | null) => ({
   pageCursor,
   host_groups: [{ key: 'example.org', doc_count: ids.length }],
   tag_groups: [],
+  total: 40,
 });
 
 describe('bookmark slice', () => {
@@ -51,6 +52,16 @@ describe('bookmark slice', () => {
 
   it('clears the list, the cursor and the groups', () => {
     const state = reduce(reduce(undefined, pageLoaded(page([1], 'c'))), cleared());
-    expect(state).toMatchObject({ bookmarks: [], pageCursor: null, host_groups: [], tag_groups: [] });
+    expect(state).toMatchObject({ bookmarks: [], pageCursor: null, host_groups: [], tag_groups: [], total: null });
+  });
+
+  it('keeps the reply’s total, and takes deleted bookmarks off the list, its total and the current one', () => {
+    let state = reduce(undefined, pageLoaded(page([3, 2, 1], 'c')));
+    expect(state.total).toBe(40);
+    state = reduce(state, bookmarkLoaded(aBookmark(2)));
+    state = reduce(state, bookmarksRemoved([2, 1, 99]));
+    expect(state.bookmarks.map((bookmark) => bookmark.id)).toEqual([3]);
+    expect(state.total).toBe(38);
+    expect(state.curBookmark).toBeNull();
   });
 });

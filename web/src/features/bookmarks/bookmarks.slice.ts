@@ -15,6 +15,8 @@ export const BookmarkState = z.object({
   pageCursor: z.string().nullable(),
   host_groups: z.array(BookmarkGroup),
   tag_groups: z.array(BookmarkGroup),
+  /** How many bookmarks the last list or search matched in all (its reply's `total`); null before one. */
+  total: z.number().int().nonnegative().nullable().default(null),
   operationError: z.string().nullable(),
 });
 export type BookmarkState = z.infer<typeof BookmarkState>;
@@ -26,10 +28,11 @@ const initialState: BookmarkState = {
   pageCursor: null,
   host_groups: [],
   tag_groups: [],
+  total: null,
   operationError: null,
 };
 
-export type BookmarkPageLoaded = Pick<BookmarkState, 'bookmarks' | 'pageCursor' | 'host_groups' | 'tag_groups'>;
+export type BookmarkPageLoaded = Pick<BookmarkState, 'bookmarks' | 'pageCursor' | 'host_groups' | 'tag_groups' | 'total'>;
 
 /** Spec §4 Bookmarks; every successful action clears the operation error. */
 export const bookmarkSlice = createSlice({
@@ -55,6 +58,15 @@ export const bookmarkSlice = createSlice({
       if (at >= 0) state.bookmarks[at] = action.payload;
       state.operationError = null;
     },
+    /** Bookmarks deleted on the server: gone from the list and its total. */
+    bookmarksRemoved(state, action: PayloadAction<number[]>) {
+      const removed = new Set(action.payload);
+      const before = state.bookmarks.length;
+      state.bookmarks = state.bookmarks.filter((bookmark) => !removed.has(bookmark.id));
+      if (state.total !== null) state.total = Math.max(0, state.total - (before - state.bookmarks.length));
+      if (state.curBookmark !== null && removed.has(state.curBookmark.id)) state.curBookmark = null;
+      state.operationError = null;
+    },
     /** The bookmark shown is no longer the one asked for (not found, or another user's). */
     bookmarkForgotten(state) {
       state.curBookmark = null;
@@ -68,6 +80,7 @@ export const bookmarkSlice = createSlice({
       state.pageCursor = null;
       state.host_groups = [];
       state.tag_groups = [];
+      state.total = null;
     },
     /** Spec §8: prefixed with the local time of day in square brackets. */
     errorReported: {
@@ -79,7 +92,8 @@ export const bookmarkSlice = createSlice({
   },
 });
 
-export const { pageLoaded, pageAdded, bookmarkLoaded, bookmarkForgotten, pageSizeSet, cleared, errorReported } = bookmarkSlice.actions;
+export const { pageLoaded, pageAdded, bookmarkLoaded, bookmarksRemoved, bookmarkForgotten, pageSizeSet, cleared, errorReported } =
+  bookmarkSlice.actions;
 
 /** The part of the root state the bookmark screens read. */
 export interface BookmarksRootState {

@@ -5,7 +5,7 @@ import type { Bookmark, BookmarkSearchResult } from '../../../../contract/bookma
 import { ApiError } from '../../api/api-error.ts';
 import type { HttpClient, RequestOptions } from '../../api/http-client.ts';
 import { bookmarkSlice } from './bookmarks.slice.ts';
-import { createAndIndex, saveBookmark, searchPage } from './bookmarks.thunks.ts';
+import { createAndIndex, deleteBookmarks, saveBookmark, searchPage, tagBookmarks } from './bookmarks.thunks.ts';
 
 const aBookmark = (id: number): Bookmark => ({
   id,
@@ -24,11 +24,13 @@ function fakeApi(total: number) {
     calls.push(`${options.method ?? 'GET'} ${path}`);
     const url = new URL(path, 'http://localhost');
     let reply: unknown;
-    if (url.pathname === '/api/bookmarks/query') {
+    if (url.pathname === '/bookmarks/bulk') {
+      reply = { count: (options.body as { ids: number[] }).ids.length };
+    } else if (url.pathname === '/api/bookmarks/query') {
       const from = Number(url.searchParams.get('from') ?? 0);
       const size = Number(url.searchParams.get('size'));
       const ids = Array.from({ length: Math.max(0, Math.min(size, total - from)) }, (_, at) => from + at + 1);
-      reply = { bookmarks: ids.map((id) => ({ ...aBookmark(id), indexed: true })), total_count: total, host_groups: [], tag_groups: [] } satisfies BookmarkSearchResult;
+      reply = { bookmarks: ids.map((id) => ({ ...aBookmark(id), indexed: true })), total_count: total, total, host_groups: [], tag_groups: [] } satisfies BookmarkSearchResult;
     } else if (url.pathname === '/api/bookmarks/') {
       if (indexFails) throw new ApiError(503, 'index unavailable');
       reply = { ...(options.body as Bookmark), indexed: true };
@@ -39,8 +41,11 @@ function fakeApi(total: number) {
     }
     return schema.parse(reply) as z.output<S>;
   };
+  const empty = async (path: string, options: RequestOptions = {}) => {
+    calls.push(`${options.method ?? 'GET'} ${path}`);
+  };
   const unused = () => Promise.reject(new Error('not used'));
-  const client: HttpClient = { json, empty: unused, stream: unused };
+  const client: HttpClient = { json, empty, stream: unused };
   return { client, calls, failIndex: () => (indexFails = true) };
 }
 
@@ -61,6 +66,7 @@ describe('bookmark thunks', () => {
     expect(store.getState().bookmark.bookmarks.map((bookmark) => bookmark.id)).toEqual(Array.from({ length: 12 }, (_, at) => at + 1));
     expect(store.getState().bookmark.pageCursor).toBeNull();
     expect(api.calls).toEqual(['POST /api/bookmarks/query?size=5', 'POST /api/bookmarks/query?size=5&from=5', 'POST /api/bookmarks/query?size=5&from=10']);
+    expect(store.getState().bookmark.total).toBe(12);
     // A search without from starts the list again.
     await store.dispatch(searchPage(api.client, { key_words: ['b'] }));
     expect(store.getState().bookmark.bookmarks).toHaveLength(5);
@@ -86,5 +92,17 @@ describe('bookmark thunks', () => {
     const store = newStore();
     expect(await store.dispatch(createAndIndex(api.client, { title: 'New', link: 'https://example.org/new', tags: [] }))).toBe(42);
     expect(store.getState().bookmark.curBookmark).toMatchObject({ id: 42, title: 'New', indexed: false });
+  });
+
+  it('deletes one bookmark by its own call and several by the bulk call, each leaving the list', async () => {
+    const api = fakeApi(12);
+    const store = newStore();
+    await store.dispatch(searchPage(api.client, { key_words: ['a'] }));
+    expect(await store.dispatch(deleteBookmarks(api.client, [2]))).toBe(true);
+    expect(await store.dispatch(deleteBookmarks(api.client, [4, 5]))).toBe(true);
+    expect(await store.dispatch(tagBookmarks(api.client, [1, 3], 'later'))).toBe(true);
+    expect(store.getState().bookmark.bookmarks.map((bookmark) => bookmark.id)).toEqual([1, 3]);
+    expect(store.getState().bookmark.total).toBe(9);
+    expect(api.calls.slice(1)).toEqual(['DELETE /bookmarks/2', 'POST /bookmarks/bulk', 'POST /bookmarks/bulk']);
   });
 });

@@ -3,7 +3,9 @@ import { type Bookmark, type BookmarkDraft, type BookmarkQuerySpec, NO_MORE_RESU
 import { errorMessage } from '../../api/api-error.ts';
 import type { HttpClient } from '../../api/http-client.ts';
 import {
+  bulkEdit,
   createBookmark,
+  deleteBookmark,
   fetchBookmark,
   fetchBookmarkPage,
   indexBookmark,
@@ -12,7 +14,15 @@ import {
   searchBookmarks,
   updateBookmark,
 } from './bookmarks.api.ts';
-import { bookmarkForgotten, bookmarkLoaded, type BookmarksRootState, errorReported, pageAdded, pageLoaded } from './bookmarks.slice.ts';
+import {
+  bookmarkForgotten,
+  bookmarkLoaded,
+  type BookmarksRootState,
+  bookmarksRemoved,
+  errorReported,
+  pageAdded,
+  pageLoaded,
+} from './bookmarks.slice.ts';
 
 export type BookmarksThunk<T = void> = ThunkAction<Promise<T>, BookmarksRootState, unknown, UnknownAction>;
 export type ListFilter = Omit<ListParams, 'pageSize'>;
@@ -28,7 +38,7 @@ export function loadBookmarks(client: HttpClient, filter: ListFilter, more = fal
     try {
       const page = await fetchBookmarkPage(client, { ...filter, pageSize: pageSizeOf(getState()) }, more ? (cursor ?? undefined) : undefined, signal);
       if (signal?.aborted) return;
-      const loaded = { bookmarks: page.items, pageCursor: page.cursor, host_groups: page.host_groups, tag_groups: page.tag_groups };
+      const loaded = { bookmarks: page.items, pageCursor: page.cursor, host_groups: page.host_groups, tag_groups: page.tag_groups, total: page.total };
       dispatch(more ? pageAdded(loaded) : pageLoaded(loaded));
     } catch (error) {
       if (!signal?.aborted) dispatch(errorReported(errorMessage(error)));
@@ -51,6 +61,7 @@ export function searchPage(client: HttpClient, spec: BookmarkQuerySpec, from?: n
         pageCursor: loaded < result.total_count && result.bookmarks.length > 0 ? String(loaded) : null,
         host_groups: result.host_groups,
         tag_groups: result.tag_groups,
+        total: result.total,
       };
       dispatch(from === undefined ? pageLoaded(page) : pageAdded(page));
     } catch (error) {
@@ -119,6 +130,34 @@ export function createAndIndex(client: HttpClient, draft: BookmarkDraft): Bookma
     } catch (error) {
       dispatch(errorReported(errorMessage(error)));
       return null;
+    }
+  };
+}
+
+/** Deletes bookmarks (one from its page, or those selected on the list), which leave the list; whether it worked. */
+export function deleteBookmarks(client: HttpClient, ids: number[]): BookmarksThunk<boolean> {
+  return async (dispatch) => {
+    try {
+      if (ids.length === 1) await deleteBookmark(client, ids[0]!);
+      else await bulkEdit(client, { action: 'delete', ids });
+      dispatch(bookmarksRemoved(ids));
+      return true;
+    } catch (error) {
+      dispatch(errorReported(errorMessage(error)));
+      return false;
+    }
+  };
+}
+
+/** Adds a tag to each of the selected bookmarks (the server indexes them again); whether it worked. */
+export function tagBookmarks(client: HttpClient, ids: number[], tag: string): BookmarksThunk<boolean> {
+  return async (dispatch) => {
+    try {
+      await bulkEdit(client, { action: 'add_tag', ids, tag });
+      return true;
+    } catch (error) {
+      dispatch(errorReported(errorMessage(error)));
+      return false;
     }
   };
 }

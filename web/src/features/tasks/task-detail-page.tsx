@@ -1,13 +1,15 @@
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useSelector } from 'react-redux';
-import { useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { useRequest } from '../../lib/use-request.ts';
 import { selectTasks, useTasksDispatch } from './tasks.slice.ts';
-import { completeCurrentTask, openTask, saveTaskField } from './tasks.thunks.ts';
+import { completeCurrentTask, deleteCurrentTask, openTask, saveTaskField } from './tasks.thunks.ts';
+import { TaskHistory } from './task-history.tsx';
 import { TaskFields } from './task-fields.tsx';
 import { useTaskZone } from './use-task-zone.ts';
 
@@ -19,6 +21,9 @@ export function TaskDetailPage() {
   const { curTask, operationError } = useSelector(selectTasks);
   const { busy, run, cancel } = useRequest();
   const [missing, setMissing] = useState<string | null>(null);
+  const navigate = useNavigate();
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
 
   useEffect(() => {
     void run(async (signal) => {
@@ -28,6 +33,14 @@ export function TaskDetailPage() {
   }, [client, dispatch, run, cancel, id]);
 
   const task = curTask?.id === id ? curTask : null;
+
+  async function confirmDelete() {
+    setDeleting(true);
+    const deleted = await dispatch(deleteCurrentTask(client, id));
+    setDeleting(false);
+    setConfirming(false);
+    if (deleted) void navigate('/task');
+  }
 
   if (task === null) {
     return (
@@ -48,11 +61,26 @@ export function TaskDetailPage() {
         </p>
       )}
       <TaskFields task={task} zone={zone} onSave={(key, value) => dispatch(saveTaskField(client, id, key, value))} />
-      {task.active && (
-        <Button variant="success" onClick={() => void dispatch(completeCurrentTask(client, id))}>
-          Complete
+      <div className="d-flex gap-2">
+        {task.active && (
+          <Button variant="success" onClick={() => void dispatch(completeCurrentTask(client, id))}>
+            Complete
+          </Button>
+        )}
+        <Button variant="outline-danger" className="ms-auto" onClick={() => setConfirming(true)}>
+          Delete
         </Button>
-      )}
+      </div>
+      <TaskHistory id={id} version={task.last_updated} zone={zone} />
+      <ConfirmDialog
+        show={confirming}
+        title="Delete this task?"
+        body={`“${task.name}”, its pending notices and its history will be deleted. This cannot be undone.`}
+        confirm="Delete"
+        busy={deleting}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setConfirming(false)}
+      />
     </section>
   );
 }

@@ -1,10 +1,18 @@
 import type { CreateTaskBody, TaskField } from '../../../../contract/task-requests.ts';
-import { type ScheduleType, Task, TaskPage } from '../../../../contract/tasks.ts';
+import { type ScheduleType, Task, TaskCompletion, TaskPage, type TaskStatus } from '../../../../contract/tasks.ts';
 import type { HttpClient } from '../../api/http-client.ts';
 
-export function fetchTaskPage(client: HttpClient, pageSize: number, cursor: string | null, signal?: AbortSignal): Promise<TaskPage> {
+export function fetchTaskPage(
+  client: HttpClient,
+  pageSize: number,
+  status: TaskStatus,
+  cursor: string | null,
+  signal?: AbortSignal,
+): Promise<TaskPage> {
   const headers = cursor === null ? undefined : { pageCursor: cursor };
-  return client.json(`/schedule?pageSize=${pageSize}`, TaskPage, { signal, headers });
+  // The spec's own call while the list shows active tasks; the status only when another is chosen.
+  const query = status === 'active' ? `pageSize=${pageSize}` : `pageSize=${pageSize}&status=${status}`;
+  return client.json(`/schedule?${query}`, TaskPage, { signal, headers });
 }
 
 export function fetchTask(client: HttpClient, id: string, signal?: AbortSignal): Promise<Task> {
@@ -16,6 +24,14 @@ export type TaskFieldValue = string | string[] | number[] | boolean | ScheduleTy
 
 export function updateTaskField(client: HttpClient, id: string, key: TaskField, value: TaskFieldValue): Promise<Task> {
   return client.json(`/schedule/${encodeURIComponent(id)}`, Task, { method: 'PUT', body: { type: 'update', key, value } });
+}
+
+export function deleteTask(client: HttpClient, id: string): Promise<void> {
+  return client.empty(`/schedule/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+export function fetchCompletions(client: HttpClient, id: string, signal?: AbortSignal): Promise<TaskCompletion[]> {
+  return client.json(`/schedule/${encodeURIComponent(id)}/completions`, TaskCompletion.array(), { signal });
 }
 
 export function completeTask(client: HttpClient, id: string): Promise<Task> {

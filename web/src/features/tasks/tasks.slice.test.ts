@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type TaskPage } from '../../../../contract/tasks.ts';
 import { aTask } from './tasks.test-data.ts';
-import { errorReported, taskDeleted, taskSlice, tasksAppended, tasksReceived, taskUpdated } from './tasks.slice.ts';
+import { errorReported, statusChosen, taskDeleted, taskRemoved, taskSlice, tasksAppended, tasksReceived, taskUpdated } from './tasks.slice.ts';
 
 const page = (ids: string[], more: boolean): TaskPage => ({
   tasks: ids.map((id) => aTask(id)),
@@ -32,6 +32,27 @@ describe('the task slice', () => {
     state = reduce(state, taskUpdated(aTask('b', { active: false })));
     expect(state.tasks.map((t) => t.id)).toEqual(['a']);
     state = reduce(state, taskDeleted());
+    expect(state.curTask).toBeNull();
+  });
+
+  it('empties the list when another status is chosen; a task keeps its row only while it fits the status', () => {
+    let state = reduce(undefined, tasksReceived(page(['a', 'b'], true)));
+    state = reduce(state, statusChosen('done'));
+    expect(state).toMatchObject({ status: 'done', tasks: [], pageCursor: null });
+    state = reduce(state, tasksReceived(page(['x', 'y'], false)));
+    state = reduce(state, taskUpdated(aTask('x', { active: false, name: 'Still done' })));
+    expect(state.tasks.map((t) => t.name)).toEqual(['Still done', 'Task y']);
+    state = reduce(state, statusChosen('all'));
+    state = reduce(state, tasksReceived(page(['p', 'q'], false)));
+    state = reduce(state, taskUpdated(aTask('p', { active: false })));
+    expect(state.tasks.map((t) => t.id)).toEqual(['p', 'q']);
+  });
+
+  it('drops a deleted task from the list and from the current task', () => {
+    let state = reduce(undefined, tasksReceived(page(['a', 'b'], false)));
+    state = reduce(state, taskUpdated(aTask('a')));
+    state = reduce(state, taskRemoved('a'));
+    expect(state.tasks.map((t) => t.id)).toEqual(['b']);
     expect(state.curTask).toBeNull();
   });
 });

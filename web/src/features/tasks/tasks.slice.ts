@@ -1,11 +1,13 @@
 import { createSlice, type PayloadAction, type ThunkDispatch, type UnknownAction } from '@reduxjs/toolkit';
 import { useDispatch } from 'react-redux';
 import { z } from 'zod';
-import { DEFAULT_TASK_PAGE_SIZE, NO_MORE_RESULTS, Task, type TaskPage } from '../../../../contract/tasks.ts';
+import { DEFAULT_TASK_PAGE_SIZE, NO_MORE_RESULTS, Task, type TaskPage, TaskStatus } from '../../../../contract/tasks.ts';
 
 /** The task list state (spec §3). */
 export const TaskState = z.object({
   pageSize: z.number().int().positive(),
+  /** Which tasks the list shows: Active (the spec's list), Done or All. */
+  status: TaskStatus.default('active'),
   /** The next page's cursor; NO_MORE_RESULTS once the list is whole; null before the first page. */
   pageCursor: z.string().nullable(),
   tasks: z.array(Task),
@@ -16,11 +18,17 @@ export type TaskState = z.infer<typeof TaskState>;
 
 const initialState: TaskState = {
   pageSize: DEFAULT_TASK_PAGE_SIZE,
+  status: 'active',
   pageCursor: null,
   tasks: [],
   curTask: null,
   operationError: null,
 };
+
+/** Whether the list of this status shows the task. */
+function listed(status: TaskStatus, task: Task): boolean {
+  return status === 'all' || task.active === (status === 'active');
+}
 
 /** The cursor for the next page (spec §4): the marker when there is none, else the end cursor. */
 function nextCursor(page: TaskPage): string {
@@ -44,6 +52,12 @@ export const taskSlice = createSlice({
       state.pageCursor = nextCursor(action.payload);
       state.operationError = null;
     },
+    /** Another status chosen: the list is emptied until its first page comes. */
+    statusChosen(state, action: PayloadAction<TaskStatus>) {
+      state.status = action.payload;
+      state.tasks = [];
+      state.pageCursor = null;
+    },
     taskCreated(state, action: PayloadAction<Task>) {
       state.curTask = action.payload;
       state.operationError = null;
@@ -54,7 +68,7 @@ export const taskSlice = createSlice({
       state.curTask = task;
       const at = state.tasks.findIndex((listed) => listed.id === task.id);
       if (at >= 0) {
-        if (task.active) state.tasks[at] = task;
+        if (listed(state.status, task)) state.tasks[at] = task;
         else state.tasks.splice(at, 1);
       }
       state.operationError = null;
@@ -62,13 +76,20 @@ export const taskSlice = createSlice({
     taskDeleted(state) {
       state.curTask = null;
     },
+    /** A task deleted on the server: gone from the list, and no longer the current task. */
+    taskRemoved(state, action: PayloadAction<string>) {
+      state.tasks = state.tasks.filter((task) => task.id !== action.payload);
+      if (state.curTask?.id === action.payload) state.curTask = null;
+      state.operationError = null;
+    },
     errorReported(state, action: PayloadAction<string>) {
       state.operationError = action.payload;
     },
   },
 });
 
-export const { tasksReceived, tasksAppended, taskCreated, taskUpdated, taskDeleted, errorReported } = taskSlice.actions;
+export const { tasksReceived, tasksAppended, statusChosen, taskCreated, taskUpdated, taskDeleted, taskRemoved, errorReported } =
+  taskSlice.actions;
 
 /** The part of the root state the task screens read. */
 export interface TasksRootState {

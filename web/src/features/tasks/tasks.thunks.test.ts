@@ -4,9 +4,9 @@ import type { z } from 'zod';
 import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type TaskPage } from '../../../../contract/tasks.ts';
 import { ApiError } from '../../api/api-error.ts';
 import type { HttpClient, RequestOptions } from '../../api/http-client.ts';
-import { taskSlice } from './tasks.slice.ts';
 import { aTask } from './tasks.test-data.ts';
-import { addTask, loadMoreTasks, loadTasks, openTask, saveTaskField } from './tasks.thunks.ts';
+import { taskSlice as slice, statusChosen } from './tasks.slice.ts';
+import { addTask, deleteCurrentTask, loadMoreTasks, loadTasks, openTask, saveTaskField } from './tasks.thunks.ts';
 
 /** Answers the task calls as the API does over tasks t1…t7, five a page; `refuse` makes the next call fail. */
 function fakeApi() {
@@ -37,11 +37,19 @@ function fakeApi() {
     return schema.parse(reply) as z.output<S>;
   };
   const unused = () => Promise.reject(new Error('not used'));
-  const client: HttpClient = { json, empty: unused, stream: unused };
+  const empty = async (path: string, options: RequestOptions = {}) => {
+    calls.push(`${options.method ?? 'GET'} ${path}`);
+    if (refusal !== null) {
+      const refused = refusal;
+      refusal = null;
+      throw refused;
+    }
+  };
+  const client: HttpClient = { json, empty, stream: unused };
   return { client, calls, refuse: (status: number, message: string) => (refusal = new ApiError(status, message)) };
 }
 
-const newStore = () => configureStore({ reducer: { task: taskSlice.reducer } });
+const newStore = () => configureStore({ reducer: { task: slice.reducer } });
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -103,5 +111,30 @@ describe('task thunks', () => {
     api.refuse(400, 'name is too long');
     await expect(store.dispatch(addTask(api.client, { name: 'x', first_schedule_time: '2030-03-06T09:00:00-05:00' }))).rejects.toThrow('name is too long');
     expect(logged).toHaveBeenCalledOnce();
+  });
+
+  it('asks for the chosen status, keeping the spec\'s call for active tasks', async () => {
+    const api = fakeApi();
+    const store = newStore();
+    store.dispatch(statusChosen('done'));
+    await store.dispatch(loadTasks(api.client));
+    await store.dispatch(loadMoreTasks(api.client));
+    store.dispatch(statusChosen('active'));
+    await store.dispatch(loadTasks(api.client));
+    expect(api.calls).toEqual(['GET /schedule?pageSize=5&status=done', 'GET /schedule?pageSize=5&status=done after t5', 'GET /schedule?pageSize=5']);
+  });
+
+  it('deletes the task, which leaves the list; a refused delete is the operation error', async () => {
+    const api = fakeApi();
+    const store = newStore();
+    await store.dispatch(loadTasks(api.client));
+    await store.dispatch(openTask(api.client, 't2'));
+    expect(await store.dispatch(deleteCurrentTask(api.client, 't2'))).toBe(true);
+    expect(store.getState().task.tasks.map((task) => task.id)).toEqual(['t1', 't3', 't4', 't5']);
+    expect(store.getState().task.curTask).toBeNull();
+    api.refuse(404, 'Task not found');
+    expect(await store.dispatch(deleteCurrentTask(api.client, 't3'))).toBe(false);
+    expect(store.getState().task.operationError).toBe('Task not found');
+    expect(api.calls.filter((call) => call.startsWith('DELETE'))).toEqual(['DELETE /schedule/t2', 'DELETE /schedule/t3']);
   });
 });

@@ -3,8 +3,17 @@ import type { CreateTaskBody, TaskField } from '../../../../contract/task-reques
 import { NO_MORE_RESULTS, type Task } from '../../../../contract/tasks.ts';
 import { ApiError, errorMessage } from '../../api/api-error.ts';
 import type { HttpClient } from '../../api/http-client.ts';
-import { completeTask, createTask, fetchTask, fetchTaskPage, type TaskFieldValue, updateTaskField } from './tasks.api.ts';
-import { errorReported, taskCreated, taskDeleted, type TasksRootState, tasksAppended, tasksReceived, taskUpdated } from './tasks.slice.ts';
+import { completeTask, createTask, deleteTask, fetchTask, fetchTaskPage, type TaskFieldValue, updateTaskField } from './tasks.api.ts';
+import {
+  errorReported,
+  taskCreated,
+  taskDeleted,
+  taskRemoved,
+  type TasksRootState,
+  tasksAppended,
+  tasksReceived,
+  taskUpdated,
+} from './tasks.slice.ts';
 
 export type TasksThunk<T = void> = ThunkAction<Promise<T>, TasksRootState, unknown, UnknownAction>;
 
@@ -12,7 +21,8 @@ export type TasksThunk<T = void> = ThunkAction<Promise<T>, TasksRootState, unkno
 export function loadTasks(client: HttpClient, signal?: AbortSignal): TasksThunk {
   return async (dispatch, getState) => {
     try {
-      const page = await fetchTaskPage(client, getState().task.pageSize, null, signal);
+      const { pageSize, status } = getState().task;
+      const page = await fetchTaskPage(client, pageSize, status, null, signal);
       if (!signal?.aborted) dispatch(tasksReceived(page));
     } catch (error) {
       if (!signal?.aborted) console.error('The tasks could not be loaded', error);
@@ -23,10 +33,10 @@ export function loadTasks(client: HttpClient, signal?: AbortSignal): TasksThunk 
 /** 'Get More': the page after the stored cursor is appended. */
 export function loadMoreTasks(client: HttpClient, signal?: AbortSignal): TasksThunk {
   return async (dispatch, getState) => {
-    const { pageSize, pageCursor } = getState().task;
+    const { pageSize, status, pageCursor } = getState().task;
     if (pageCursor === null || pageCursor === NO_MORE_RESULTS) return;
     try {
-      const page = await fetchTaskPage(client, pageSize, pageCursor, signal);
+      const page = await fetchTaskPage(client, pageSize, status, pageCursor, signal);
       if (!signal?.aborted) dispatch(tasksAppended(page));
     } catch (error) {
       if (!signal?.aborted) dispatch(errorReported(errorMessage(error)));
@@ -77,6 +87,20 @@ export function saveTaskField(client: HttpClient, id: string, key: TaskField, va
 /** 'Complete': the task moves on to its next occurrence, or becomes inactive (DESIGN §5). */
 export function completeCurrentTask(client: HttpClient, id: string): TasksThunk<boolean> {
   return changeTask(() => completeTask(client, id));
+}
+
+/** 'Delete', once confirmed: the task leaves the list; whether it was deleted. */
+export function deleteCurrentTask(client: HttpClient, id: string): TasksThunk<boolean> {
+  return async (dispatch) => {
+    try {
+      await deleteTask(client, id);
+      dispatch(taskRemoved(id));
+      return true;
+    } catch (error) {
+      dispatch(errorReported(errorMessage(error)));
+      return false;
+    }
+  };
 }
 
 /**

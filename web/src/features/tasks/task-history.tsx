@@ -1,0 +1,57 @@
+import { useEffect, useState } from 'react';
+import Table from 'react-bootstrap/Table';
+import type { TaskCompletion } from '../../../../contract/tasks.ts';
+import { useApiClient } from '../../api/api-client-context.ts';
+import { useRequest } from '../../lib/use-request.ts';
+import { fetchCompletions } from './tasks.api.ts';
+import { formatTaskTime } from './task-time.ts';
+
+/**
+ * Each Complete of the task, newest first: which occurrence (its due time) and when. Loaded again
+ * whenever the task changes (`version`), so a Complete shows at once.
+ */
+export function TaskHistory({ id, version, zone }: { id: string; version: string; zone: string }) {
+  const client = useApiClient();
+  const { run, cancel } = useRequest();
+  const [completions, setCompletions] = useState<TaskCompletion[] | null>(null);
+
+  useEffect(() => {
+    void run(async (signal) => {
+      try {
+        const loaded = await fetchCompletions(client, id, signal);
+        if (!signal.aborted) setCompletions(loaded);
+      } catch (error) {
+        // The history is beside the task, not part of it: a failure is only logged, as a list load's is.
+        if (!signal.aborted) console.error('The task history could not be loaded', error);
+      }
+    });
+    return cancel;
+  }, [client, run, cancel, id, version]);
+
+  if (completions === null) return null;
+  return (
+    <section id="task-history" className="mt-4">
+      <h2 className="h5">History</h2>
+      {completions.length === 0 ? (
+        <p className="text-body-secondary">Not completed yet</p>
+      ) : (
+        <Table size="sm" className="w-auto">
+          <thead>
+            <tr>
+              <th scope="col">Completed</th>
+              <th scope="col">Occurrence due</th>
+            </tr>
+          </thead>
+          <tbody>
+            {completions.map((completion) => (
+              <tr key={`${completion.completed_at} ${completion.due_time}`} className="task-completion">
+                <td>{formatTaskTime(completion.completed_at, zone)}</td>
+                <td>{formatTaskTime(completion.due_time, zone)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </section>
+  );
+}
