@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';
-import { createAccount, signIn, watchForErrors } from './helpers.ts';
+import { apiAs, createAccount, signIn, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const PASSWORD = 'a long enough password';
@@ -23,12 +23,7 @@ async function newAccount() {
   accounts += 1;
   const email = `reader${accounts}@example.org`;
   const idToken = await createAccount(server.baseUrl, { email, password: PASSWORD, displayName: `Reader ${accounts}` });
-  const api = (path: string, method = 'GET', body?: unknown) =>
-    fetch(`${server.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${idToken}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const api = apiAs(server.baseUrl, idToken);
   /** Creates and indexes, as the create screen does. */
   const save = async (title: string, link: string, tags = '') => {
     const created = await api('/bookmarks/', 'POST', { title, link, tags });

@@ -80,3 +80,13 @@ export async function createAccount(baseUrl: string, account: Credentials & { di
   const { idToken } = (await registered.json()) as { idToken: string };
   return idToken;
 }
+
+/** Calls made outside the browser with an account's bearer token, JSON in and out. */
+export function apiAs(baseUrl: string, idToken: string) {
+  return (path: string, method = 'GET', body?: unknown) =>
+    fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${idToken}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+}

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Task } from '../../contract/tasks.ts';
 import { launchBrowser } from './browser.ts';
-import { createAccount, signIn, watchForErrors } from './helpers.ts';
+import { apiAs, createAccount, signIn, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const ZONE = 'America/New_York';
@@ -25,12 +25,7 @@ async function newAccount() {
   accounts += 1;
   const email = `planner${accounts}@example.org`;
   const idToken = await createAccount(server.baseUrl, { email, password: PASSWORD, displayName: `Planner ${accounts}` });
-  const api = (path: string, method = 'GET', body?: unknown) =>
-    fetch(`${server.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${idToken}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const api = apiAs(server.baseUrl, idToken);
   expect((await api('/api/users/me', 'PUT', { timezone: ZONE })).status).toBe(200);
   return { email, api };
 }
