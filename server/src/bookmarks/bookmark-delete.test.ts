@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReply } from '../../../contract/errors.ts';
-import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+import { registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import { type BookmarksClient, bookmarksClient } from '../test/bookmarks-client.ts';
 
 describe.each(testDialects)('deleting and bulk editing bookmarks on %s', (dialect) => {
@@ -9,14 +9,10 @@ describe.each(testDialects)('deleting and bulk editing bookmarks on %s', (dialec
   let bob: BookmarksClient;
 
   beforeAll(async () => {
-    const database = await createTestDatabase(dialect);
-    t = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true' } });
+    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
     alice = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
     bob = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
-    return async () => {
-      await t.close();
-      await database.drop();
-    };
+    return t.close;
   });
 
   const message = (response: { json(): unknown }) => ErrorReply.parse(response.json()).message;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { bookmarkFixture, bookmarksByLink, importBookmarks, uploadBookmarks } from '../test/bookmark-import.ts';
-import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+import { registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import { bookmarksClient } from '../test/bookmarks-client.ts';
 
 const at = (seconds: number) => new Date(seconds * 1000).toISOString();
@@ -12,12 +12,8 @@ describe.each(testDialects)('bookmark files of other programs on %s', (dialect) 
   let t: TestApp;
 
   beforeAll(async () => {
-    const database = await createTestDatabase(dialect);
-    t = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true' } });
-    return async () => {
-      await t.close();
-      await database.drop();
-    };
+    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
+    return t.close;
   });
 
   const newUser = async () => bookmarksClient(t.app, (await registerUser(t.app)).idToken);

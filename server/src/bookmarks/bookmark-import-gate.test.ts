@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BookmarkImportReply } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { bookmarkFixture } from '../test/bookmark-import.ts';
-import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+import { registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 
 const BOUNDARY = '----organiser-slow-upload';
 
@@ -13,14 +13,10 @@ describe.each(testDialects)('imports running at once on %s', (dialect) => {
   let base: string;
 
   beforeAll(async () => {
-    const database = await createTestDatabase(dialect);
-    t = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true' } });
+    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    return async () => {
-      await t.close();
-      await database.drop();
-    };
+    return t.close;
   });
 
   const importOver = async (token: string, file: string | Buffer) => {

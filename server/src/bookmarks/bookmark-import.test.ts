@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { bookmarkFixture, bookmarksByLink as byLink, importBookmarks, uploadBookmarks } from '../test/bookmark-import.ts';
-import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+import { registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import { type BookmarksClient, bookmarksClient } from '../test/bookmarks-client.ts';
 
 const FIREFOX_FILE = bookmarkFixture('firefox-bookmarks.html');
@@ -29,13 +29,9 @@ describe.each(testDialects)('bookmark import and export on %s', (dialect) => {
   let alice: BookmarksClient;
 
   beforeAll(async () => {
-    const database = await createTestDatabase(dialect);
-    t = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true' } });
+    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
     alice = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
-    return async () => {
-      await t.close();
-      await database.drop();
-    };
+    return t.close;
   });
 
   const upload = (client: BookmarksClient, file: Buffer | string) => uploadBookmarks(t.app, client, file);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Bookmark } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { FOLDING_EXAMPLES } from '../search/folding-examples.ts';
-import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+import { registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import { type BookmarksClient, bookmarksClient } from '../test/bookmarks-client.ts';
 
 const MINUTE = 60 * 1000;
@@ -14,8 +14,7 @@ describe.each(testDialects)('bookmark search index on %s', (dialect) => {
   const made: Record<string, Bookmark> = {};
 
   beforeAll(async () => {
-    const database = await createTestDatabase(dialect);
-    t = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true' } });
+    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
     alice = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
     bob = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
     const drafts = {
@@ -31,10 +30,7 @@ describe.each(testDialects)('bookmark search index on %s', (dialect) => {
       t.clock.advance(MINUTE);
     }
     await bob.createIndexed({ title: 'Bob searches too', link: 'https://sqlite.org/bob', tags: 'search' });
-    return async () => {
-      await t.close();
-      await database.drop();
-    };
+    return t.close;
   });
 
   const titles = (result: { bookmarks: Bookmark[] }) => result.bookmarks.map((bookmark) => bookmark.title);

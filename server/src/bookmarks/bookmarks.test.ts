@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Bookmark, NO_MORE_RESULTS } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
-import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+import { registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import { type BookmarksClient, bookmarksClient } from '../test/bookmarks-client.ts';
 
 // Bearer tokens last 15 minutes of the test clock: a whole file moves it by a few minutes only.
@@ -13,14 +13,10 @@ describe.each(testDialects)('bookmarks on %s', (dialect) => {
   let bob: BookmarksClient;
 
   beforeAll(async () => {
-    const database = await createTestDatabase(dialect);
-    t = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true' } });
+    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
     alice = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
     bob = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
-    return async () => {
-      await t.close();
-      await database.drop();
-    };
+    return t.close;
   });
 
   const message = async (response: { json(): unknown }) => ErrorReply.parse(response.json()).message;

@@ -4,7 +4,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BookResults, IndexUploadReply } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { multipart } from '../test/multipart.ts';
-import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import { emptyCatalogue } from '../test/empty-catalogue.ts';
 import { MAX_RECORD_BYTES } from './import/parsed-record.ts';
 
@@ -21,13 +21,9 @@ describe.each(testDialects)('index uploads refused on %s', (dialect) => {
   let admin: string;
 
   beforeAll(async () => {
-    const database = await createTestDatabase(dialect);
-    t = await buildTestApp(database, { env: { MAX_UPLOAD_MB: '16' } });
+    t = await testAppOn(dialect, { env: { MAX_UPLOAD_MB: '16' } });
     admin = (await registerUser(t.app)).idToken;
-    return async () => {
-      await t.close();
-      await database.drop();
-    };
+    return t.close;
   });
   beforeEach(async () => {
     await emptyCatalogue(t.storage);

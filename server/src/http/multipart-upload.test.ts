@@ -5,7 +5,7 @@ import { BookmarkImportReply } from '../../../contract/bookmarks.ts';
 import { BookResults } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { multipart } from '../test/multipart.ts';
-import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 
 const BOOKMARKS = fs.readFileSync(path.join(import.meta.dirname, '../bookmarks/fixtures/firefox-bookmarks.html'));
 const CATALOGUE = fs.readFileSync(path.join(import.meta.dirname, '../books/fixtures/calibre/library.json'));
@@ -27,13 +27,9 @@ describe.each(testDialects)('uploads on %s', (dialect) => {
   let token: string;
 
   beforeAll(async () => {
-    const database = await createTestDatabase(dialect);
-    t = await buildTestApp(database);
+    t = await testAppOn(dialect);
     token = (await registerUser(t.app)).idToken;
-    return async () => {
-      await t.close();
-      await database.drop();
-    };
+    return t.close;
   });
 
   const post = (url: string, payload: Buffer, contentType: string) =>

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { Task, TaskPage } from '../../../contract/tasks.ts';
-import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import type { TaskRow } from './tasks.store.ts';
 
 const RANGE = 'must be between 1900-01-01 and 2200-12-31';
@@ -16,13 +16,9 @@ describe.each(testDialects)('far dates on %s', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {
-    const database = await createTestDatabase(dialect);
-    t = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true' } });
+    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
     await t.app.ready();
-    return async () => {
-      await t.close();
-      await database.drop();
-    };
+    return t.close;
   });
 
   const owner = async (timezone: string) => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { NO_MORE_RESULTS, Task, TaskCompletion, TaskPage } from '../../../contract/tasks.ts';
-import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -10,12 +10,8 @@ describe.each(testDialects)('done tasks and completion history on %s', (dialect)
   let t: TestApp;
 
   beforeAll(async () => {
-    const database = await createTestDatabase(dialect);
-    t = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true' } });
-    return async () => {
-      await t.close();
-      await database.drop();
-    };
+    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
+    return t.close;
   });
 
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: unknown, headers = {}) =>

@@ -1,14 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { NO_MORE_RESULTS, Task, TaskPage } from '../../../contract/tasks.ts';
-import {
-  bearer,
-  buildTestApp,
-  createTestDatabase,
-  registerUser,
-  type TestApp,
-  testDialects,
-} from '../test/test-app.ts';
+import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 
 const DAY = 86_400_000;
 
@@ -18,14 +11,10 @@ describe.each(testDialects)('task gateway on %s', (dialect) => {
   let bob: string;
 
   beforeAll(async () => {
-    const database = await createTestDatabase(dialect);
-    t = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true' } });
+    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
     alice = (await registerUser(t.app)).idToken;
     bob = (await registerUser(t.app)).idToken;
-    return async () => {
-      await t.close();
-      await database.drop();
-    };
+    return t.close;
   });
 
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: unknown, headers = {}) =>

@@ -91,6 +91,19 @@ export async function buildTestApp(
   };
 }
 
+/** The real app on a fresh database of this dialect; closing it drops the database too. */
+export async function testAppOn(dialect: Dialect, options: Parameters<typeof buildTestApp>[1] = {}): Promise<TestApp> {
+  const database = await createTestDatabase(dialect);
+  const t = await buildTestApp(database, options);
+  return {
+    ...t,
+    async close() {
+      await t.close();
+      await database.drop();
+    },
+  };
+}
+
 let accounts = 0;
 
 /** Registers a user; every field may be given, the rest are made up. */
