@@ -6,7 +6,10 @@ import { buildTestApp, createTestDatabase, registerUser, type TestApp, testDiale
 
 const PASSWORD = 'a long enough password';
 
-describe('the command line', () => {
+// Each command is a process of its own, started as a person would start it: seconds each on a busy machine.
+const COMMANDS_TIMEOUT = { timeout: 120_000 };
+
+describe('the command line', COMMANDS_TIMEOUT, () => {
   it('answers a command line it does not understand with exit code 2 and the usage', async () => {
     for (const args of [[], ['frobnicate'], ['backup', 'a', 'b'], ['create-admin', '--email', 'a@example.org']]) {
       const result = await runOrganiserCli(args, { DATA_DIR: '/nonexistent/organiser' });
@@ -24,7 +27,7 @@ describe('the command line', () => {
   });
 });
 
-describe.each(testDialects)('the account commands on %s', (dialect) => {
+describe.each(testDialects)('the account commands on %s', COMMANDS_TIMEOUT, (dialect) => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let t: TestApp;
   let env: Record<string, string>;
