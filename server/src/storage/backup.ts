@@ -105,6 +105,8 @@ export async function backupSqlite(dataDir: string, target: string): Promise<Dat
  * an exclusive lock granted here means no server runs on this folder, without a pid file that a
  * crash would leave behind. Closing this connection, the last one, folds the WAL into the file.
  */
+const SQLITE_BUSY = 5;
+
 function assertNotInUse(databaseFile: string): void {
   if (!fs.existsSync(databaseFile)) return;
   const probe = new DatabaseSync(databaseFile);
@@ -113,8 +115,11 @@ function assertNotInUse(databaseFile: string): void {
     probe.exec('PRAGMA locking_mode = EXCLUSIVE');
     probe.exec('BEGIN EXCLUSIVE');
     probe.exec('COMMIT');
-  } catch {
-    throw new BackupError(`${databaseFile} is in use: stop the Organiser server on this data folder before restoring`);
+  } catch (error) {
+    if ((error as { errcode?: number }).errcode === SQLITE_BUSY) {
+      throw new BackupError(`${databaseFile} is in use: stop the Organiser server on this data folder before restoring`);
+    }
+    throw new BackupError(`${databaseFile} cannot be opened: ${(error as Error).message}`);
   } finally {
     probe.close();
   }
