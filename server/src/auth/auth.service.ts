@@ -174,6 +174,20 @@ export function createAuthService({ db, clock, tokens, refreshTokens, revocation
       return ended.length;
     },
 
+    /**
+     * A new password (hashed by the caller) for a user who lost theirs, and every session of the
+     * user ended, since whoever knew the old one may hold one; how many were ended.
+     */
+    async setPassword(userId: string, passwordHash: string): Promise<number> {
+      const now = clock.now();
+      const ended = await db.transaction().execute(async (trx) => {
+        await createUsersStore(trx).setPasswordHash(userId, passwordHash, now);
+        return createSessionsStore(trx).revokeFamiliesOf(userId, {}, now);
+      });
+      await endSessions(ended);
+      return ended.length;
+    },
+
     /** Expired rows are kept a while after expiry so that reuse of an old token is still recognised. */
     pruneSessions() {
       return sessions.deleteExpired(clock.now() - sessionMs);

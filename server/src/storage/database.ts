@@ -55,6 +55,9 @@ class SqliteWithTransactionalDdl extends SqliteDialect {
   }
 }
 
+/** The SQLite database of an installation: one file in its data folder (and, while open, its `-wal` and `-shm`). */
+export const sqliteFileIn = (dataDir: string) => path.join(dataDir, 'organiser.sqlite');
+
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   if (options.databaseUrl) {
     const postgres: pg.PoolConfig = {
@@ -68,7 +71,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     return { db, dialect: 'postgres', postgres, sqliteFile: undefined, close: () => db.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
-  const sqliteFile = path.join(options.dataDir, 'organiser.sqlite');
+  const sqliteFile = sqliteFileIn(options.dataDir);
   const db = new Kysely<Database>({ dialect: new SqliteWithTransactionalDdl({ database: nodeSqliteDatabase(sqliteFile) }) });
   return { db, dialect: 'sqlite', postgres: undefined, sqliteFile, close: () => db.destroy() };
 }

@@ -11,10 +11,19 @@ const MIGRATION_FILE = /^\d{4}-[a-z0-9-]+\.ts$/;
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
+async function migrationFiles(): Promise<string[]> {
+  return (await fs.readdir(FOLDER)).filter((file) => MIGRATION_FILE.test(file)).sort();
+}
+
+/** The names of the migrations this version knows, oldest first: a database that has run another is from a newer version. */
+export async function migrationNames(): Promise<string[]> {
+  return (await migrationFiles()).map((file) => path.basename(file, '.ts'));
+}
+
 /** The migrations of `storage/migrations/`, one file each, in the order of their names. */
 export const migrationProvider = (dialect: Dialect): MigrationProvider => ({
   async getMigrations() {
-    const files = (await fs.readdir(FOLDER)).filter((file) => MIGRATION_FILE.test(file)).sort();
+    const files = await migrationFiles();
     const migrations = await Promise.all(
       files.map(async (file): Promise<[string, Migration]> => {
         const module = (await import(pathToFileURL(path.join(FOLDER, file)).href)) as Partial<MigrationModule>;

@@ -18,9 +18,26 @@ const signupClosed = (refusal?: string) =>
 
 type Dependencies = { db: Kysely<Database>; clock: Clock; allowSignup: boolean; adminEmails: string[] };
 
+/** The account's row; `admin` when it administers whatever its place. */
+function newUserRow(account: NewAccount, admin: boolean, now: number): UserRow {
+  return {
+    id: randomUUID(),
+    email: account.email,
+    display_name: account.displayName,
+    photo: account.photo,
+    password_hash: account.passwordHash,
+    timezone: null,
+    is_admin: admin ? 1 : 0,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+const emailTaken = () => new AppError(409, 'An account with this e-mail already exists');
+
 /**
- * The one place that opens accounts and says who administers: local sign-up, provider sign-in
- * (and later invitations and `create-admin`) all come here, so the rules hold the same for each.
+ * The one place that opens accounts and says who administers: local sign-up, provider sign-in,
+ * `create-admin` (and later invitations) all come here, so the rules hold the same for each.
  */
 export function createAccountsService({ db, clock, allowSignup, adminEmails }: Dependencies) {
   return {
@@ -47,23 +64,26 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails }: D
         if (existing > 0 && !allowSignup) {
           throw signupClosed(refusal);
         }
-        if (await users.findByEmail(account.email)) throw new AppError(409, 'An account with this e-mail already exists');
-        const now = clock.now();
-        const row: UserRow = {
-          id: randomUUID(),
-          email: account.email,
-          display_name: account.displayName,
-          photo: account.photo,
-          password_hash: account.passwordHash,
-          timezone: null,
-          is_admin: existing === 0 ? 1 : 0,
-          created_at: now,
-          updated_at: now,
-        };
+        if (await users.findByEmail(account.email)) throw emailTaken();
+        const row = newUserRow(account, existing === 0, clock.now());
         await users.insert(row);
         return row;
       };
       return trx ? insert(trx) : db.transaction().execute(insert);
+    },
+
+    /**
+     * An administrator's account, whether or not sign-up is open: for the person at the server's
+     * command line (`create-admin`), who runs the installation anyway.
+     */
+    async createAdmin(account: NewAccount): Promise<UserRow> {
+      return db.transaction().execute(async (trx) => {
+        const users = createUsersStore(trx);
+        if (await users.findByEmail(account.email)) throw emailTaken();
+        const row = newUserRow(account, true, clock.now());
+        await users.insert(row);
+        return row;
+      });
     },
 
     /** The first account, and every account whose e-mail is in ADMIN_EMAILS. */

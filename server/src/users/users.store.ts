@@ -15,6 +15,10 @@ export function createUsersStore(db: Kysely<Database>) {
     findById(id: string) {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     },
+    /** Every account, oldest first (the command line's list; an installation has a household's accounts, not thousands). */
+    all() {
+      return db.selectFrom('users').selectAll().orderBy('created_at').orderBy('email').execute();
+    },
     findByEmail(email: string) {
       return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
     },
@@ -27,6 +31,9 @@ export function createUsersStore(db: Kysely<Database>) {
         .set({ ...profile, updated_at: at })
         .where('id', '=', id)
         .execute();
+    },
+    async setPasswordHash(id: string, passwordHash: string, at: number): Promise<void> {
+      await db.updateTable('users').set({ password_hash: passwordHash, updated_at: at }).where('id', '=', id).execute();
     },
     async setTimezone(id: string, timezone: string, at: number): Promise<UserRow | undefined> {
       await db.updateTable('users').set({ timezone, updated_at: at }).where('id', '=', id).execute();

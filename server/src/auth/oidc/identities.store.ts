@@ -14,6 +14,10 @@ export function createIdentitiesStore(db: Kysely<Database>) {
         .where('subject', '=', subject)
         .executeTakeFirst();
     },
+    /** Which providers each user signs in with. */
+    issuers() {
+      return db.selectFrom('oidc_identities').select(['user_id', 'issuer']).execute();
+    },
     async insert(row: IdentityRow): Promise<void> {
       await db.insertInto('oidc_identities').values(row).execute();
     },
