@@ -27,7 +27,7 @@ export function NarrowingChips({ narrowing, onRemoveFormat, onRemoveField }: Nar
         <ul className="list-inline mb-2 narrowing-chips" aria-label="Search narrowed by">
           {chips.map(({ label, remove }) => (
             <li key={label} className="list-inline-item badge rounded-pill text-bg-light border fw-normal">
-              {label}{' '}
+              {label}
               <button
                 type="button"
                 className="btn-close btn-close-sm ms-1 align-middle"
