@@ -59,6 +59,13 @@ describe.each(testDialects)('the library folder on %s', (dialect) => {
     expect(await folder('nothing-matches-this')).toBe(FIXTURE_LIBRARY);
   });
 
+  it('is described in the API description', async () => {
+    const spec = (await t.app.inject({ url: '/api/openapi.json' })).json();
+    const reply = spec.paths['/api/books'].get.responses['200'].content['application/json'].schema;
+    expect(reply.required).toContain('library_folder');
+    expect(reply.properties.library_folder.description).toMatch(/Calibre library/);
+  });
+
   it('is none for exports whose paths start at the library or are format names', async () => {
     await load(fs.readFileSync(path.join(FIXTURES, 'metadata.db')), 'replace');
     expect(await folder()).toBe('');
