@@ -9,9 +9,10 @@ import type { CatalogueBook } from '../../../contract/books.ts';
 
 const isSeparator = (character: string | undefined) => character === '/' || character === '\\';
 
+/** Where the last separator before `before` is, or -1; native searches, as a load calls this for every file. */
 function lastSeparator(path: string, before: number): number {
-  for (let at = before - 1; at >= 0; at -= 1) if (isSeparator(path[at])) return at;
-  return -1;
+  if (before <= 0) return -1;
+  return Math.max(path.lastIndexOf('/', before - 1), path.lastIndexOf('\\', before - 1));
 }
 
 /**
