@@ -39,6 +39,11 @@ export type Book = z.infer<typeof Book>;
 export const BookResults = z.object({
   total: z.number().int().nonnegative(),
   books: z.array(Book),
+  /**
+   * The folder that every book's files lie in: the Calibre library they were exported from, or
+   * else the leading directory all paths share; '' when there is none. Paths are shown below it.
+   */
+  library_folder: z.string().describe('The folder every book file lies in (the Calibre library); paths are shown below it'),
 });
 export type BookResults = z.infer<typeof BookResults>;
 

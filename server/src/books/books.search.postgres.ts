@@ -17,10 +17,13 @@ import {
   catalogueReads,
   formatFilter,
   indexedText,
+  libraryFolderRead,
+  libraryFolderWrite,
   newCatalogueVersion,
   RANKED_MATCH_LIMIT,
   ranksTitleMatchesFirst,
 } from './books.search.ts';
+import { libraryFolderTracker } from './library-folder.ts';
 
 const COLUMNS = BOOK_COLUMNS.join(', ');
 const BATCH = 1000;
@@ -85,6 +88,8 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
     async load(mode, load) {
       return db.transaction().execute(async (trx) => {
         if (mode === 'replace') await sql`delete from books`.execute(trx);
+        const stored = mode === 'update' ? await libraryFolderRead(trx).executeTakeFirst() : undefined;
+        const library = libraryFolderTracker(stored?.value);
         // Keyed by id: one INSERT … ON CONFLICT may not touch the same row twice.
         let batch = new Map<string, CatalogueBook>();
         const flush = async () => {
@@ -94,10 +99,12 @@ export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
           await upsertBooks(books).execute(trx);
         };
         const result = await load(async (book) => {
+          library.add(book);
           batch.set(book.id, book);
           if (batch.size >= BATCH) await flush();
         });
         await flush();
+        await libraryFolderWrite(trx, library.folder).execute();
         await newCatalogueVersion(trx).execute();
         return result;
       });

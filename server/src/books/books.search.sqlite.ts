@@ -19,10 +19,13 @@ import {
   catalogueReads,
   formatFilter,
   indexedText,
+  libraryFolderRead,
+  libraryFolderWrite,
   newCatalogueVersion,
   RANKED_MATCH_LIMIT,
   ranksTitleMatchesFirst,
 } from './books.search.ts';
+import { libraryFolderTracker } from './library-folder.ts';
 import { createSearchPool, type SearchPoolOptions } from './search-pool.ts';
 import type { SearchPlan } from './search-plan.ts';
 
@@ -223,7 +226,11 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string, search
         index: INDEX_NAMES.map((name) => ({ name, statement: writer.prepare(indexInsert(name)) })),
         newVersion: newCatalogueVersion(compiler).compile(),
       };
+      const run = ({ sql, parameters }: { sql: string; parameters: readonly unknown[] }) =>
+        writer.prepare(sql).run(...(parameters as SQLInputValue[]));
+      let library = libraryFolderTracker(undefined);
       const write = async (book: CatalogueBook) => {
+        library.add(book);
         const row = storedRow(book);
         // Most books are new (all of them in a replace): try the insert first, look up only on a clash.
         const inserted = statements.insert.run(row);
@@ -240,9 +247,14 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string, search
         writer.exec('BEGIN IMMEDIATE');
         if (mode === 'replace') {
           writer.exec(['delete from books', ...INDEX_NAMES.map(emptyIndex)].join(';\n'));
+        } else {
+          const stored = libraryFolderRead(compiler).compile();
+          const row = writer.prepare(stored.sql).get(...(stored.parameters as SQLInputValue[])) as { value: string } | undefined;
+          library = libraryFolderTracker(row?.value);
         }
         const result = await load(write);
-        writer.prepare(statements.newVersion.sql).run(...(statements.newVersion.parameters as SQLInputValue[]));
+        run(libraryFolderWrite(compiler, library.folder).compile());
+        run(statements.newVersion);
         writer.exec('COMMIT');
         return result;
       } catch (error) {

@@ -4,7 +4,7 @@ import type { BookQuery, BookSearchField, CatalogueBook } from '../../../contrac
 import type { Database } from '../storage/schema.ts';
 import { BOOK_FORMATS } from '../../../contract/books.ts';
 import { htmlText, keyWords, searchTerms } from '../search/search-text.ts';
-import { settingsStore, settingWrite } from '../storage/settings.store.ts';
+import { settingDelete, settingsStore, settingWrite } from '../storage/settings.store.ts';
 import { BOOK_COLUMNS, type BookRow, fromRow } from './book-row.ts';
 
 /**
@@ -17,6 +17,8 @@ export interface Catalogue {
   get(id: string): Promise<CatalogueBook | undefined>;
   /** Changes whenever a load commits, on whichever server instance, so results can be cached by it. */
   version(): Promise<string>;
+  /** The folder every book's files lie in (library-folder.ts), as the last load left it; '' when none. */
+  libraryFolder(): Promise<string>;
   /** Every book, in catalogue order, a page at a time (for the export). */
   all(): AsyncIterable<CatalogueBook>;
   /**
@@ -66,6 +68,19 @@ const VERSION_SETTING = 'books_version';
  * that reads it then knows its cached results are stale.
  */
 export const newCatalogueVersion = (db: Kysely<Database>) => settingWrite(db, VERSION_SETTING, randomUUID());
+
+const LIBRARY_FOLDER_SETTING = 'books_library_folder';
+
+/**
+ * Keeps a load's library folder, for it to write in its transaction; with no book that has a file
+ * there is none, and the next load starts afresh rather than from ''.
+ */
+export const libraryFolderWrite = (db: Kysely<Database>, folder: string | undefined) =>
+  folder === undefined ? settingDelete(db, LIBRARY_FOLDER_SETTING) : settingWrite(db, LIBRARY_FOLDER_SETTING, folder);
+
+/** The library folder kept by the last load: where an `update` load starts from (library-folder.ts). */
+export const libraryFolderRead = (db: Kysely<Database>) =>
+  db.selectFrom('settings').select('value').where('key', '=', LIBRARY_FOLDER_SETTING);
 
 /** The format filter, on the books' format bits (book-row.ts): nothing for any format. */
 export const formatFilter = (format: CatalogueQuery['format'], column: 'format_mask' | 'b.format_mask' = 'format_mask') =>
@@ -139,9 +154,10 @@ export async function* bookPages(db: Kysely<Database>, size: number): AsyncItera
 const EXPORT_PAGE = 1000;
 
 /** The reads that are the same SQL on both databases. */
-export function catalogueReads(db: Kysely<Database>): Pick<Catalogue, 'get' | 'all' | 'version'> {
+export function catalogueReads(db: Kysely<Database>): Pick<Catalogue, 'get' | 'all' | 'version' | 'libraryFolder'> {
   // Asked before every search: built and compiled once.
   const readVersion = settingsStore(db).reader(VERSION_SETTING);
+  const readLibraryFolder = settingsStore(db).reader(LIBRARY_FOLDER_SETTING);
   return {
     async get(id) {
       const row = await db.selectFrom('books').select(BOOK_COLUMNS).where('id', '=', id).executeTakeFirst();
@@ -156,6 +172,10 @@ export function catalogueReads(db: Kysely<Database>): Pick<Catalogue, 'get' | 'a
 
     async version() {
       return (await readVersion()) ?? 'none';
+    },
+
+    async libraryFolder() {
+      return (await readLibraryFolder()) ?? '';
     },
   };
 }

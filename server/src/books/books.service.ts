@@ -17,9 +17,10 @@ export function createBooksService({ catalogue, tmpDir }: { catalogue: Catalogue
   const replies = new LRUCache<string, Buffer>({ maxSize: CACHED_REPLY_BYTES, sizeCalculation: (reply) => reply.length });
 
   async function search(query: BookQuery, question: CatalogueQuery): Promise<BookResults> {
-    const { total, books } = await catalogue.search(question);
+    const [{ total, books }, libraryFolder] = await Promise.all([catalogue.search(question), catalogue.libraryFolder()]);
     return {
       total,
+      library_folder: libraryFolder,
       books: books.map((book, position) => {
         const { comment, ...rest } = book;
         return { ...rest, index: query.from + position, ...(query.includeComment ? { comment } : {}) };

@@ -11,6 +11,9 @@ export const settingWrite = (db: Kysely<Database>, key: string, value: string) =
     .values({ key, value })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: (eb) => eb.ref('excluded.value') }));
 
+/** Removes `key`; a statement, as `settingWrite` is. */
+export const settingDelete = (db: Kysely<Database>, key: string) => db.deleteFrom('settings').where('key', '=', key);
+
 /**
  * The installation's settings (the `settings` table, one value a key), kept in the database so
  * that every server instance on it sees the same ones.

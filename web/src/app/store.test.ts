@@ -15,6 +15,8 @@ const defaults: RootState = {
     books: [],
     total: 0,
     curBook: null,
+    narrowing: null,
+    libraryFolder: '',
   },
   auth: { authenticated: false },
   task: { pageSize: 5, status: 'active', pageCursor: null, tasks: [], curTask: null, operationError: null },

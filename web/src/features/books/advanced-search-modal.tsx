@@ -20,11 +20,13 @@ interface AdvancedSearchModalProps {
   onHide: () => void;
   /** Only admins may upload an index (DESIGN §4 Catalogue). */
   admin: boolean;
+  /** An index upload went through: the list shown is of the catalogue before it. */
+  onCatalogueLoaded: () => void;
 }
 
 /** Spec §2 Advanced Search Settings: the settings apply to the next search. */
-export function AdvancedSearchModal({ show, onHide, admin }: AdvancedSearchModalProps) {
-  const upload = useIndexUpload();
+export function AdvancedSearchModal({ show, onHide, admin, onCatalogueLoaded }: AdvancedSearchModalProps) {
+  const upload = useIndexUpload(onCatalogueLoaded);
   return (
     <Modal show={show} onHide={onHide} aria-labelledby="advanced-search-title">
       <Modal.Header>

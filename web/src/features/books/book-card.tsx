@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { Book } from '../../../../contract/books.ts';
 import type { BookNeighbours } from './book-neighbours.ts';
 import { commentPreview } from './comment-preview.ts';
+import { pathBelowLibrary } from './library-path.ts';
 import { formatDateTime } from '../../lib/format-date.ts';
 
 interface BookCardProps {
@@ -10,13 +11,15 @@ interface BookCardProps {
   /** The ids of the books before and after this one in the list, for the detail page's Previous and Next. */
   prev: string | null;
   next: string | null;
+  /** The catalogue's library folder: the card shows the path below it, the tooltip the whole path. */
+  libraryFolder: string;
 }
 
 /**
  * One search result (spec §2 Book card). Plain Bootstrap markup rather than react-bootstrap's Card:
  * a hundred cards must render within 50 ms (DESIGN §6), and each component layer costs.
  */
-export const BookCard = memo(function BookCard({ book, prev, next }: BookCardProps) {
+export const BookCard = memo(function BookCard({ book, prev, next, libraryFolder }: BookCardProps) {
   const preview = commentPreview(book.comment);
   const neighbours: BookNeighbours = { prev, next };
   return (
@@ -30,7 +33,7 @@ export const BookCard = memo(function BookCard({ book, prev, next }: BookCardPro
           {book.author !== '' && <span className="text-muted fw-normal">{` by ${book.author}`}</span>}
         </h3>
         <div className="text-break small">
-          <em>{book.path}</em>
+          <em title={book.path}>{pathBelowLibrary(book.path, libraryFolder)}</em>
         </div>
         {book.publisher !== '' && <div className="small">{book.publisher}</div>}
         <div className="small text-muted">

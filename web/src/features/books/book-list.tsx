@@ -2,7 +2,7 @@ import type { Book } from '../../../../contract/books.ts';
 import { BookCard } from './book-card.tsx';
 
 /** The loaded results; each card knows its neighbours, for Previous and Next on the detail page. */
-export function BookList({ books }: { books: readonly Book[] }) {
+export function BookList({ books, libraryFolder }: { books: readonly Book[]; libraryFolder: string }) {
   return (
     <div className="book-list">
       {books.map((book, at) => (
@@ -11,6 +11,7 @@ export function BookList({ books }: { books: readonly Book[] }) {
           book={book}
           prev={books[at - 1]?.id ?? null}
           next={books[at + 1]?.id ?? null}
+          libraryFolder={libraryFolder}
         />
       ))}
     </div>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
@@ -10,8 +10,9 @@ import { selectIsAdmin } from '../auth/auth.slice.ts';
 import { BookList } from './book-list.tsx';
 import { searchText } from './book-search-settings.ts';
 import { booksCleared, selectBookSearch, useBooksDispatch } from './books.slice.ts';
-import { loadMoreBooks, searchAnew } from './books.thunks.ts';
+import { loadMoreBooks, searchAgain, searchAnew, searchWithoutField, searchWithoutFormat } from './books.thunks.ts';
 import { MagnifierIcon, SlidersIcon } from './icons.tsx';
+import { NarrowingChips } from './narrowing-chips.tsx';
 
 // react-select and the modal load when the settings are first opened, not with the page.
 const loadSettingsModal = () => import('./advanced-search-modal.tsx');
@@ -22,11 +23,21 @@ export function BookSearchPage() {
   const dispatch = useBooksDispatch();
   const search = useSelector(selectBookSearch);
   const admin = useSelector(selectIsAdmin);
-  const [text, setText] = useState(() => searchText(search.keys));
   const [settingsShown, setSettingsShown] = useState(false);
   const [settingsOpened, setSettingsOpened] = useState(false);
   // A new search or a clear makes the reply under way moot, so they cancel it.
   const { busy, run, cancel } = useRequest();
+
+  // A visit that finds no search answered (the first, or one after Clear List) lists the newest
+  // books, the catalogue by last update, rather than '0 books found'. A search kept from before
+  // stays as it was, even one that found nothing.
+  const [listedOnArrival] = useState(() => search.narrowing !== null || search.books.length > 0 || search.error !== null);
+  const [text, setText] = useState(() => (listedOnArrival ? searchText(search.keys) : ''));
+  useEffect(() => {
+    if (listedOnArrival) return;
+    void run((signal) => dispatch(searchAnew(client, '', signal)));
+    return cancel;
+  }, [listedOnArrival, run, cancel, dispatch, client]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -45,6 +56,9 @@ export function BookSearchPage() {
 
   const remaining = search.total - search.books.length;
   const loadMore = () => void run((signal) => dispatch(loadMoreBooks(client, signal)));
+  const searchAfterLoad = () => void run((signal) => dispatch(searchAgain(client, signal)));
+  const removeFormat = () => void run((signal) => dispatch(searchWithoutFormat(client, signal)));
+  const removeField = (field: string) => void run((signal) => dispatch(searchWithoutField(client, field, signal)));
 
   return (
     <section id="book-search">
@@ -87,9 +101,15 @@ export function BookSearchPage() {
       )}
 
       <h2 className="h5">{`${search.total} books found`}</h2>
+      {search.narrowing?.keys === '' && search.books.length > 0 && (
+        <p className="small text-muted mb-1">Newest books first, by last update</p>
+      )}
       <p className="small text-muted mb-2">{`new start: ${search.from}`}</p>
+      {search.narrowing !== null && (
+        <NarrowingChips narrowing={search.narrowing} onRemoveFormat={removeFormat} onRemoveField={removeField} />
+      )}
 
-      <BookList books={search.books} />
+      <BookList books={search.books} libraryFolder={search.libraryFolder} />
 
       {busy && (
         <Spinner animation="border" size="sm" role="status" className="d-block mx-auto my-3">
@@ -106,7 +126,12 @@ export function BookSearchPage() {
 
       {settingsOpened && (
         <Suspense fallback={null}>
-          <AdvancedSearchModal show={settingsShown} onHide={() => setSettingsShown(false)} admin={admin} />
+          <AdvancedSearchModal
+            show={settingsShown}
+            onHide={() => setSettingsShown(false)}
+            admin={admin}
+            onCatalogueLoaded={searchAfterLoad}
+          />
         </Suspense>
       )}
     </section>

@@ -42,6 +42,14 @@ export function joinFields(fields: readonly string[]): string {
     .join(',');
 }
 
+/** The stored fields as a list; none for an empty setting. */
+export function splitFields(fields: string): string[] {
+  return fields
+    .split(',')
+    .map((field) => field.trim())
+    .filter((field) => field !== '');
+}
+
 /** Spec §5: the choice 'all' is stored as empty. */
 export function formatSetting(choice: string): string {
   return choice === ALL_FORMATS ? '' : choice;

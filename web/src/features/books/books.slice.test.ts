@@ -17,9 +17,14 @@ import { aBook, someBooks } from './books.test-data.ts';
 
 const reducer = bookSearchSlice.reducer;
 const initial = reducer(undefined, { type: 'start' });
+const TITLES = { keys: 'war', fields: 'title', format: '' };
+
+/** A page of a search for "war" in titles, of a catalogue without a library folder. */
+const page = (from: number, total: number, books = someBooks(from, 10)) =>
+  booksReceived({ from, total, books, narrowing: TITLES, library_folder: '' });
 
 function withBooks(count: number, total: number): BookSearchState {
-  return reducer({ ...initial, from: count }, booksReceived({ from: 0, total, books: someBooks(0, count) }));
+  return reducer({ ...initial, from: count }, page(0, total, someBooks(0, count)));
 }
 
 describe('the book search slice', () => {
@@ -35,6 +40,8 @@ describe('the book search slice', () => {
       books: [],
       total: 0,
       curBook: null,
+      narrowing: null,
+      libraryFolder: '',
     });
     expect(BookSearchState.parse(initial)).toEqual(initial);
   });
@@ -42,15 +49,31 @@ describe('the book search slice', () => {
   it('stores the first page of results in place of the list, with the total', () => {
     const before = { ...withBooks(3, 3), error: 'boom' };
 
-    const state = reducer(before, booksReceived({ from: 0, total: 42, books: someBooks(0, 10) }));
+    const state = reducer(before, page(0, 42));
 
     expect(state.books.map((book) => book.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(state.total).toBe(42);
     expect(state.error).toBeNull();
   });
 
+  it('keeps the search the first page answers and the library folder; a later page keeps that search', () => {
+    const first = reducer(initial, booksReceived({ from: 0, total: 42, books: someBooks(0, 10), narrowing: TITLES, library_folder: '/lib' }));
+    const later = { keys: 'war', fields: 'author', format: 'pdf' };
+
+    expect(first).toMatchObject({ narrowing: TITLES, libraryFolder: '/lib' });
+    expect(reducer(first, booksReceived({ from: 10, total: 42, books: someBooks(10, 10), narrowing: later, library_folder: '/lib' })))
+      .toMatchObject({ narrowing: TITLES });
+    expect(reducer(first, booksCleared()).narrowing).toBeNull();
+  });
+
+  it('restores a state saved before the narrowing and the library folder were kept', () => {
+    const { narrowing: _narrowing, libraryFolder: _libraryFolder, ...saved } = withBooks(3, 3);
+
+    expect(BookSearchState.parse(saved)).toMatchObject({ narrowing: null, libraryFolder: '', total: 3 });
+  });
+
   it('appends the page that continues the list', () => {
-    const state = reducer(withBooks(10, 42), booksReceived({ from: 10, total: 42, books: someBooks(10, 10) }));
+    const state = reducer(withBooks(10, 42), page(10, 42));
 
     expect(state.books.map((book) => book.index)).toEqual(Array.from({ length: 20 }, (_, at) => at));
   });
@@ -58,8 +81,8 @@ describe('the book search slice', () => {
   it('drops a page that does not continue the list, such as a late reply to an earlier request', () => {
     const before = withBooks(10, 42);
 
-    expect(reducer(before, booksReceived({ from: 20, total: 50, books: someBooks(20, 10) }))).toBe(before);
-    expect(reducer(before, booksReceived({ from: 5, total: 50, books: someBooks(5, 10) }))).toBe(before);
+    expect(reducer(before, page(20, 50))).toBe(before);
+    expect(reducer(before, page(5, 50))).toBe(before);
   });
 
   it('clears the list, the total, the error and the offset', () => {

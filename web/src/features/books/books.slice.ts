@@ -5,6 +5,17 @@ import { z } from 'zod';
 import { Book, type BookResults } from '../../../../contract/books.ts';
 import { formatSetting, joinFields, parseEntries, searchKeys } from './book-search-settings.ts';
 
+/**
+ * What narrowed the results shown: the settings their search was made with, for the chips above
+ * them. The settings themselves may have changed since (they apply to the next search).
+ */
+export const SearchNarrowing = z.object({
+  keys: z.string(),
+  fields: z.string(),
+  format: z.string(),
+});
+export type SearchNarrowing = z.infer<typeof SearchNarrowing>;
+
 /** The book search settings and results (spec §3); the spec calls this slice `app`. */
 export const BookSearchState = z.object({
   /** Where the next page starts: the spec's 'new start'. */
@@ -23,6 +34,10 @@ export const BookSearchState = z.object({
   total: z.number().int().nonnegative(),
   /** The book the detail page shows. */
   curBook: Book.nullable(),
+  /** The search the results answer; null while there are none. Defaults keep a state saved before it. */
+  narrowing: SearchNarrowing.nullable().default(null),
+  /** The catalogue's library folder (BookResults), below which the cards show paths. */
+  libraryFolder: z.string().default(''),
 });
 export type BookSearchState = z.infer<typeof BookSearchState>;
 
@@ -37,11 +52,14 @@ const initialState: BookSearchState = {
   books: [],
   total: 0,
   curBook: null,
+  narrowing: null,
+  libraryFolder: '',
 };
 
-/** One page of results and where it starts. */
+/** One page of results, where it starts, and the search it answers. */
 export interface BookPage extends BookResults {
   from: number;
+  narrowing: SearchNarrowing;
 }
 
 export const bookSearchSlice = createSlice({
@@ -53,11 +71,14 @@ export const bookSearchSlice = createSlice({
      * Any other page answers a request the list has since moved on from, and is dropped.
      */
     booksReceived(state, action: PayloadAction<BookPage>) {
-      const { from, total, books } = action.payload;
-      if (from === 0) state.books = books;
-      else if (from === state.books.length) state.books.push(...books);
+      const { from, total, books, narrowing, library_folder } = action.payload;
+      if (from === 0) {
+        state.books = books;
+        state.narrowing = narrowing;
+      } else if (from === state.books.length) state.books.push(...books);
       else return;
       state.total = total;
+      state.libraryFolder = library_folder;
       state.error = null;
     },
     bookReceived(state, action: PayloadAction<Book>) {
@@ -66,6 +87,7 @@ export const bookSearchSlice = createSlice({
     /** 'Clear List': no results, and the next page starts at 0. */
     booksCleared(state) {
       state.books = [];
+      state.narrowing = null;
       state.total = 0;
       state.from = 0;
       state.error = null;

@@ -4,9 +4,16 @@ import type { z } from 'zod';
 import type { BookResults } from '../../../../contract/books.ts';
 import { ApiError } from '../../api/api-error.ts';
 import type { HttpClient, RequestOptions } from '../../api/http-client.ts';
-import { bookSearchSlice, booksCleared, fieldsUpdated, sizeUpdated, type BookSearchState } from './books.slice.ts';
+import {
+  bookSearchSlice,
+  booksCleared,
+  fieldsUpdated,
+  formatUpdated,
+  sizeUpdated,
+  type BookSearchState,
+} from './books.slice.ts';
 import { someBooks } from './books.test-data.ts';
-import { loadMoreBooks, searchAnew } from './books.thunks.ts';
+import { loadMoreBooks, searchAgain, searchAnew, searchWithoutField, searchWithoutFormat } from './books.thunks.ts';
 
 /** A catalogue of `total` books that answers searches as the API does, and records the queries. */
 class FakeCatalogue {
@@ -16,6 +23,7 @@ class FakeCatalogue {
   held: (() => void)[] | null = null;
 
   total: number;
+  libraryFolder = '/srv/Calibre Library';
 
   constructor(total: number) {
     this.total = total;
@@ -30,7 +38,7 @@ class FakeCatalogue {
       if (this.failWith !== null) throw this.failWith;
       const from = Number(query.from);
       const count = Math.max(0, Math.min(Number(query.size), this.total - from));
-      const reply: BookResults = { total: this.total, books: someBooks(from, count) };
+      const reply: BookResults = { total: this.total, books: someBooks(from, count), library_folder: this.libraryFolder };
       return schema.parse(reply) as z.output<S>;
     };
     const unused = () => Promise.reject(new Error('not used by the book search'));
@@ -181,5 +189,65 @@ describe('searching the books', () => {
     await more;
 
     expect(store.getState().app).toMatchObject({ books: [], total: 0, from: 0 });
+  });
+});
+
+describe('narrowing a search and taking it away', () => {
+  it('keeps the search the results answer and the catalogue’s library folder', async () => {
+    const catalogue = new FakeCatalogue(25);
+    const store = newStore();
+    store.dispatch(fieldsUpdated(['title', 'author']));
+    store.dispatch(formatUpdated('epub'));
+
+    await store.dispatch(searchAnew(catalogue.client(), 'war peace'));
+    // Settings changed afterwards apply to the next search, not to the results shown.
+    store.dispatch(formatUpdated('pdf'));
+
+    expect(store.getState().app).toMatchObject({
+      narrowing: { keys: 'war,peace', fields: 'title,author', format: 'epub' },
+      libraryFolder: '/srv/Calibre Library',
+    });
+  });
+
+  it('searches again for every format once the format is taken away', async () => {
+    const catalogue = new FakeCatalogue(25);
+    const store = newStore();
+    store.dispatch(formatUpdated('epub'));
+    await store.dispatch(searchAnew(catalogue.client(), 'war'));
+    await store.dispatch(loadMoreBooks(catalogue.client()));
+
+    await store.dispatch(searchWithoutFormat(catalogue.client()));
+
+    expect(catalogue.queries.at(-1)).toMatchObject({ keys: 'war', format: '', from: '0' });
+    expect(store.getState().app).toMatchObject({ format: '', from: 10, narrowing: { keys: 'war', fields: 'title', format: '' } });
+    expect(indexes(store.getState().app)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('searches again without a field once it is taken away, with none when it was the last', async () => {
+    const catalogue = new FakeCatalogue(25);
+    const store = newStore();
+    store.dispatch(fieldsUpdated(['title', 'author']));
+    await store.dispatch(searchAnew(catalogue.client(), 'war'));
+
+    await store.dispatch(searchWithoutField(catalogue.client(), 'title'));
+    expect(catalogue.queries.at(-1)).toMatchObject({ keys: 'war', fields: 'author', from: '0' });
+
+    await store.dispatch(searchWithoutField(catalogue.client(), 'author'));
+    expect(catalogue.queries.at(-1)).toMatchObject({ keys: 'war', fields: '' });
+    expect(store.getState().app.narrowing).toEqual({ keys: 'war', fields: '', format: '' });
+  });
+
+  it('searches the same keys again from the first page, as after an index upload', async () => {
+    const catalogue = new FakeCatalogue(25);
+    const store = newStore();
+    await store.dispatch(searchAnew(catalogue.client(), 'war'));
+    await store.dispatch(loadMoreBooks(catalogue.client()));
+    catalogue.total = 30;
+
+    await store.dispatch(searchAgain(catalogue.client()));
+
+    expect(catalogue.queries.at(-1)).toMatchObject({ keys: 'war', from: '0' });
+    expect(store.getState().app).toMatchObject({ total: 30, from: 10 });
+    expect(store.getState().app.books).toHaveLength(10);
   });
 });

@@ -1,12 +1,15 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import { errorMessage } from '../../api/api-error.ts';
 import type { HttpClient } from '../../api/http-client.ts';
+import { ALL_FORMATS, splitFields } from './book-search-settings.ts';
 import { fetchBook, searchBooks } from './books.api.ts';
 import {
   bookReceived,
   booksCleared,
   booksReceived,
   errorReported,
+  fieldsUpdated,
+  formatUpdated,
   fromUpdated,
   keysUpdated,
   type BooksDispatch,
@@ -20,11 +23,37 @@ export type BooksThunk<T = void> = ThunkAction<Promise<T>, BooksRootState, unkno
  * set to the page size, and the first page fetched from 0.
  */
 export function searchAnew(client: HttpClient, text: string, signal?: AbortSignal): BooksThunk {
-  return async (dispatch, getState) => {
+  return async (dispatch) => {
     dispatch(keysUpdated(text));
+    await dispatch(searchAgain(client, signal));
+  };
+}
+
+/**
+ * The stored keys searched again from the first page, with the settings as they are now: after a
+ * narrowing is taken away, or a load has changed the catalogue.
+ */
+export function searchAgain(client: HttpClient, signal?: AbortSignal): BooksThunk {
+  return async (dispatch, getState) => {
     dispatch(booksCleared());
     dispatch(fromUpdated(getState().app.size));
     await fetchPage(client, 0, signal, dispatch, getState);
+  };
+}
+
+/** The format chip's close button: every format, searched again. */
+export function searchWithoutFormat(client: HttpClient, signal?: AbortSignal): BooksThunk {
+  return async (dispatch) => {
+    dispatch(formatUpdated(ALL_FORMATS));
+    await dispatch(searchAgain(client, signal));
+  };
+}
+
+/** A field chip's close button: the search again without that field (none left means none chosen). */
+export function searchWithoutField(client: HttpClient, field: string, signal?: AbortSignal): BooksThunk {
+  return async (dispatch, getState) => {
+    dispatch(fieldsUpdated(splitFields(getState().app.fields).filter((chosen) => chosen !== field)));
+    await dispatch(searchAgain(client, signal));
   };
 }
 
@@ -65,10 +94,12 @@ async function fetchPage(
   getState: () => BooksRootState,
 ): Promise<boolean> {
   try {
-    const results = await searchBooks(client, getState().app, from, signal);
+    const settings = getState().app;
+    const narrowing = { keys: settings.keys, fields: settings.fields, format: settings.format };
+    const results = await searchBooks(client, settings, from, signal);
     // A search submitted or a list cleared meanwhile has aborted this request, or moved the list on.
     if (signal?.aborted || getState().app.books.length !== from) return false;
-    dispatch(booksReceived({ from, ...results }));
+    dispatch(booksReceived({ from, narrowing, ...results }));
     return true;
   } catch (error) {
     if (!signal?.aborted) dispatch(errorReported(errorMessage(error)));

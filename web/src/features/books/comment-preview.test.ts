@@ -40,7 +40,18 @@ describe('the comment preview of a book card', () => {
       '<p>Caf&eacute;? Tom &amp; Jerry &lt;3 &#233;&#x41;</p>' +
       '<script>alert("x")</script><style>p{}</style><img src=x onerror=alert(1)>';
 
-    expect(commentPreview(hostile)).toBe('Caf&eacute;? Tom & Jerry <3 éA');
+    expect(commentPreview(hostile)).toBe('Café? Tom & Jerry <3 éA');
+  });
+
+  it('decodes every entity HTML names, as the browser shows them', () => {
+    expect(commentPreview('<p>&copy; 2024 Gallimard &mdash; &laquo;Les Mis&eacute;rables&raquo;&hellip;</p>')).toBe(
+      '© 2024 Gallimard — «Les Misérables»…',
+    );
+    expect(commentPreview('&copy 1862&nbsp;&nbsp;Hugo &unknownname; &amp;lt;b&amp;gt;')).toBe('© 1862 Hugo &unknownname; &lt;b&gt;');
+  });
+
+  it('keeps encoded markup as text rather than taking it for a tag', () => {
+    expect(commentPreview('<p>&lt;b&gt;bold&lt;/b&gt;</p>')).toBe('<b>bold</b>');
   });
 
   it('never cuts a character in half', () => {

@@ -1,3 +1,5 @@
+import { decodeHTML } from 'entities/decode';
+
 /** Spec §9: the book card shows this many characters of the comment. */
 export const COMMENT_PREVIEW_LENGTH = 200;
 
@@ -6,20 +8,12 @@ const FIRST_READ = 1024;
 /** Text that may be cut short at a prefix's end: a half entity, the start of a script's text. */
 const CUT_MARGIN = 64;
 
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-};
-
 /**
  * The first characters of a comment as plain text (spec §2 Book card): HTML tags replaced by
  * spaces. The text of scripts and style sheets is not the comment's words, so it goes with its
- * tags; the common entities are decoded, and the spaces that tags leave are collapsed into one,
- * so the preview reads as the comment's own words. React shows the result as text, never as HTML.
+ * tags; entities are decoded as a browser decodes them (`&copy;` is ©, `&eacute;` é, by the
+ * `entities` package's table of HTML's names), and the spaces that tags leave are collapsed into
+ * one, so the preview reads as the comment's own words. React shows the result as text, never as HTML.
  */
 export function commentPreview(comment: string | null | undefined): string {
   if (!comment) return '';
@@ -35,20 +29,10 @@ export function commentPreview(comment: string | null | undefined): string {
 }
 
 function plainText(html: string): string {
-  return html
+  const text = html
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
     .replace(/<!--[\s\S]*?-->/g, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, decodeEntity)
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-function decodeEntity(entity: string, name: string): string {
-  if (name.startsWith('#')) {
-    const hex = name[1] === 'x' || name[1] === 'X';
-    const codePoint = Number.parseInt(name.slice(hex ? 2 : 1), hex ? 16 : 10);
-    return codePoint > 0 && codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : entity;
-  }
-  return NAMED_ENTITIES[name.toLowerCase()] ?? entity;
+    .replace(/<[^>]*>/g, ' ');
+  // Decoded once the tags are gone, so that an encoded '&lt;b&gt;' stays words rather than a tag.
+  return decodeHTML(text).replace(/\s+/g, ' ').trim();
 }

@@ -27,8 +27,11 @@ export interface IndexUpload {
   upload(): Promise<void>;
 }
 
-/** The index upload's state lives with the modal, which outlives the dialog's body between openings. */
-export function useIndexUpload(): IndexUpload {
+/**
+ * The index upload's state lives with the modal, which outlives the dialog's body between openings.
+ * `onLoaded` hears each upload that went through, so that the list can show the catalogue as it is now.
+ */
+export function useIndexUpload(onLoaded: () => void): IndexUpload {
   const client = useApiClient();
   const [file, setFile] = useState<File | null>(null);
   const [status, setStatus] = useState<UploadStatus>({ state: 'idle' });
@@ -52,7 +55,9 @@ export function useIndexUpload(): IndexUpload {
     await run(async (signal) => {
       try {
         const reply = await uploadIndex(client, file, signal);
-        if (!signal.aborted) setStatus({ state: 'done', reply });
+        if (signal.aborted) return;
+        setStatus({ state: 'done', reply });
+        onLoaded();
       } catch (error) {
         if (!signal.aborted) setStatus({ state: 'failed', message: errorMessage(error) });
       }

@@ -1,19 +1,18 @@
 import Select, { createFilter, type MultiValue, type ThemeConfig } from 'react-select';
-import type { BookSearchField } from '../../../../contract/books.ts';
+import { BOOK_SEARCH_FIELDS, type BookSearchField } from '../../../../contract/books.ts';
 import { EmotionStyles } from '../../components/emotion-styles.tsx';
+import { SEARCH_FIELD_LABELS } from './search-fields.ts';
 
 interface FieldOption {
   value: BookSearchField;
   label: string;
 }
 
-/** Spec §2: the fields a search can look in, with the names users know them by. */
-const FIELD_OPTIONS: readonly FieldOption[] = [
-  { value: 'title', label: 'Book Title' },
-  { value: 'file_path', label: 'File Name' },
-  { value: 'comment', label: 'Comment' },
-  { value: 'author', label: 'Author Name' },
-];
+/** In the spec's order (§2): title, file name, comment, author. */
+const FIELD_OPTIONS: readonly FieldOption[] = BOOK_SEARCH_FIELDS.map((value) => ({
+  value,
+  label: SEARCH_FIELD_LABELS[value],
+}));
 
 /** Spec §2: case- and accent-insensitive, trimming, matching anywhere in the label or value. */
 const filterOption = createFilter<FieldOption>({
