@@ -6,8 +6,7 @@ import { parseCalendar, type ParsedEvent } from '../test/calendar-parser.ts';
 import { manualClock } from '../test/manual-clock.ts';
 import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
+const MINUTE = 60_000;
 /** Friday 20 February 2026, 07:00 in New York: the feed runs from 21 January 2026 to 20 February 2027. */
 const NOW = Date.UTC(2026, 1, 20, 12);
 
@@ -147,15 +146,12 @@ describe.each(testDialects)('calendar feed on %s', (dialect) => {
     expect(next?.alarms).toEqual([next?.start]);
 
     // Completed past its end the task is inactive: only what was completed stays.
-    t.clock.advance(5 * DAY);
-    expect(Task.parse((await call('PUT', `/schedule/${task.id}`, token, { type: 'complete' })).json()).schedule_time).toBe('2026-02-25T14:00:00.000Z');
-    expect(Task.parse((await call('PUT', `/schedule/${task.id}`, token, { type: 'complete' })).json()).active).toBe(false);
+    for (let left = 5; left > 0; left -= 1) {
+      expect(Task.parse((await call('PUT', `/schedule/${task.id}`, token, { type: 'complete' })).json()).active).toBe(left > 1);
+    }
     const ended = ofTask((await eventsOf(path)).events, task.id);
-    expect(ended.map((event) => [event.localStart.slice(0, 10), event.summary])).toEqual([
-      ['2026-02-19', '✓ Feed the cats'],
-      ['2026-02-25', '✓ Feed the cats'],
-    ]);
-    t.clock.advance(-5 * DAY);
+    expect(ended.map((event) => event.uid)).toEqual(before.map((event) => event.uid));
+    expect(ended.every((event) => event.summary === '✓ Feed the cats' && event.alarms.length === 0)).toBe(true);
   });
 
   it('answers 304 to the ETag or the Last-Modified date it gave while the feed is unchanged, and 200 after a change', async () => {
@@ -168,7 +164,7 @@ describe.each(testDialects)('calendar feed on %s', (dialect) => {
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
     expect(new Date(lastModified).getTime()).toBe(Math.floor(t.clock.now() / 1000) * 1000);
 
-    t.clock.advance(HOUR);
+    t.clock.advance(10 * MINUTE);
     const byEtag = await feed(path, { 'if-none-match': etag });
     expect(byEtag.statusCode).toBe(304);
     expect(byEtag.body).toBe('');
@@ -188,19 +184,18 @@ describe.each(testDialects)('calendar feed on %s', (dialect) => {
     const deleted = await feed(path, { 'if-none-match': etagBefore });
     expect(deleted.statusCode).toBe(200);
     expect(parseCalendar(deleted.body).events).toEqual([]);
-    t.clock.advance(-HOUR);
   });
 
   it('serves only the owner\'s tasks; a new address revokes the old one, turning it off revokes it, and both answer 404', async () => {
     const alice = await userIn('America/New_York');
     const bob = await userIn('America/New_York');
-    await create(alice, { name: 'Alice only', first_schedule_time: '2026-03-01T14:00:00Z' });
+    await create(alice, { name: 'Alice only', first_schedule_time: '2026-03-01T14:00:00Z', schedule_type: 'y' });
     expect(CalendarStatus.parse((await call('GET', '/api/users/me/calendar', alice)).json())).toEqual({ enabled: false, created_at: null });
     const old = await subscribe(alice);
     expect(old).toMatch(/^\/calendar\/[A-Za-z0-9_-]{43}\.ics$/);
     expect(CalendarStatus.parse((await call('GET', '/api/users/me/calendar', alice)).json())).toEqual({
       enabled: true,
-      created_at: new Date(NOW).toISOString(),
+      created_at: new Date(t.clock.now()).toISOString(),
     });
     expect((await eventsOf(await subscribe(bob))).events).toEqual([]);
 
