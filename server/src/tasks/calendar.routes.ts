@@ -39,8 +39,8 @@ export const calendarFeedRoutes: FastifyPluginAsync<Options> = async (app, { tas
           'The owner\'s tasks as text/calendar: one event per occurrence from 30 days back to 12 months ahead, with ETag and Last-Modified; an unknown or revoked token is a 404',
         params: FeedParams,
         response: {
-          200: { description: 'An iCalendar (RFC 5545) document', content: { 'text/calendar': { schema: z.string() } } },
-          304: { description: 'Not modified since the ETag or date sent', content: {} },
+          200: z.string().describe('An iCalendar (RFC 5545) document, sent as text/calendar'),
+          304: z.null().describe('Not modified since the ETag or date sent'),
           404: ErrorReply,
         },
       },
