@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import fresh from 'fresh';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -17,6 +18,16 @@ type Options = {
 };
 
 const FeedParams = z.object({ token: z.string() });
+
+/**
+ * Only the request's conditions. `fresh` also answers "stale" to any `Cache-Control: no-cache`,
+ * which the Fetch standard adds to every conditional request (so undici and browsers send it);
+ * an origin answers 304 all the same (RFC 9110 §13.2.2): the directive is for caches between.
+ */
+const conditionsOf = (headers: IncomingHttpHeaders) => ({
+  'if-none-match': headers['if-none-match'],
+  'if-modified-since': headers['if-modified-since'],
+});
 
 /** A strong validator of the feed's bytes. */
 const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url')}"`;
@@ -52,7 +63,7 @@ export const calendarFeedRoutes: FastifyPluginAsync<Options> = async (app, { tas
       const etag = etagOf(body);
       const lastModified = new Date(await calendarTokens.feedServed(ownerId, etag)).toUTCString();
       reply.header('etag', etag).header('last-modified', lastModified).header('cache-control', 'private, no-cache');
-      if (fresh(request.headers, { etag, 'last-modified': lastModified })) return reply.code(304).send();
+      if (fresh(conditionsOf(request.headers), { etag, 'last-modified': lastModified })) return reply.code(304).send(null);
       return reply.type('text/calendar; charset=utf-8').send(body);
     },
   );
