@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { authRoutes } from './auth/auth.routes.ts';
+import { calendarTokensRoutes } from './auth/calendar-tokens.routes.ts';
 import { decorateRequestsWithPrincipal } from './auth/authenticate.ts';
 import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
 import { sessionsRoutes } from './auth/sessions.routes.ts';
@@ -21,6 +22,7 @@ import { endSlowBodies } from './http/slow-bodies.ts';
 import { registerWebClient } from './http/web-client.ts';
 import { createServices, type ServicesOptions } from './services.ts';
 import type { Storage } from './storage/database.ts';
+import { calendarFeedRoutes } from './tasks/calendar.routes.ts';
 import { tasksRoutes } from './tasks/tasks.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 
@@ -99,6 +101,13 @@ export async function buildApp({
       await signedIn.register(sessionsRoutes, { auth: services.auth });
       await signedIn.register(bookmarksRoutes, { bookmarks: services.bookmarks });
       await signedIn.register(tasksRoutes, { tasks: services.tasks });
+      await signedIn.register(calendarTokensRoutes, { calendarTokens: services.calendarTokens, publicUrl: config.publicUrl });
+    });
+    await api.register(calendarFeedRoutes, {
+      tasks: services.tasks,
+      calendarTokens: services.calendarTokens,
+      requireCalendarToken: authenticator.requireCalendarToken,
+      publicUrl: config.publicUrl,
     });
     await api.register(booksRoutes, { books: services.books, authenticator, maxUploadMb: config.maxUploadMb });
   });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Logger } from './logger.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createAuthService } from './auth/auth.service.ts';
+import { createCalendarTokens } from './auth/calendar-tokens.ts';
 import { createIdentityProviders } from './auth/oidc/identity-providers.ts';
 import { createOidcService } from './auth/oidc/oidc.service.ts';
 import { createProviderAccounts } from './auth/oidc/provider-accounts.ts';
@@ -114,6 +115,7 @@ export async function createServices(options: ServicesOptions) {
     zoneOf: async (ownerId) => (await usersStore.findById(ownerId))?.timezone ?? 'UTC',
     onScheduleChange: noticeScheduler.poke,
   });
+  const calendarTokens = createCalendarTokens(db, clock);
   const bookmarks = createBookmarksService({ store: createBookmarksStore(db), index: bookmarkIndex, clock });
   const books = createBooksService({ catalogue, tmpDir: path.join(config.dataDir, 'tmp') });
 
@@ -122,7 +124,8 @@ export async function createServices(options: ServicesOptions) {
     sessionPruningJob(auth, log),
   ];
   return {
-    authenticator: createAuthenticator({ tokens, revocations, booksKey: config.booksApiKey }),
+    authenticator: createAuthenticator({ tokens, revocations, booksKey: config.booksApiKey, calendarTokens }),
+    calendarTokens,
     accounts,
     auth,
     oidc,

@@ -15,6 +15,7 @@ describe('authenticate', () => {
     tokens,
     revocations: { isRevoked: (id) => revoked.has(id) },
     booksKey: BOOKS_KEY,
+    calendarTokens: { ownerOf: async () => null },
   });
   let app: FastifyInstance;
   let user: string;

@@ -1,11 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
+import type { CalendarTokens } from './calendar-tokens.ts';
 import type { SessionRevocations } from './session-revocations.ts';
 import type { AccessTokens, TokenUser } from './tokens.ts';
 
-/** Who a request has shown itself to be: a signed-in user, or a holder of the shared books key. */
-export type Principal = { kind: 'user'; user: TokenUser } | { kind: 'books-api-key' };
+/**
+ * Who a request has shown itself to be: a signed-in user, a holder of the shared books key, or a
+ * holder of a user's calendar token, which opens that user's calendar feed and nothing else.
+ */
+export type Principal = { kind: 'user'; user: TokenUser } | { kind: 'books-api-key' } | { kind: 'calendar-feed'; userId: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,6 +36,8 @@ export type Authenticator = {
   requireReader: RequestCheck;
   /** A signed-in administrator; `action` completes "Only administrators may …". */
   requireAdmin(action: string): RequestCheck;
+  /** A calendar token in the path (`:token`); an unknown or revoked one is a 404, as for a page that is not there. */
+  requireCalendarToken: RequestCheck;
 };
 
 const signInRequired = () => new AppError(401, 'Sign-in required', { 'www-authenticate': 'Bearer' });
@@ -68,6 +74,16 @@ function booksApiKey(key: string | undefined): Credential {
   };
 }
 
+/** The token of a calendar feed's path; routing has set the params before any onRequest hook runs. */
+function calendarToken(tokens: Pick<CalendarTokens, 'ownerOf'>): Credential {
+  return async (request) => {
+    const { token } = request.params as { token?: unknown };
+    if (typeof token !== 'string') return null;
+    const userId = await tokens.ownerOf(token);
+    return userId === null ? null : { kind: 'calendar-feed', userId };
+  };
+}
+
 /** The principal of the first credential the request carries, remembered for the request's later checks. */
 async function authenticate(request: FastifyRequest, credentials: Credential[]): Promise<Principal | null> {
   if (request.principal) return request.principal;
@@ -85,11 +101,13 @@ type AuthenticatorDependencies = {
   tokens: AccessTokens;
   revocations: Pick<SessionRevocations, 'isRevoked'>;
   booksKey: string | undefined;
+  calendarTokens: Pick<CalendarTokens, 'ownerOf'>;
 };
 
-export function createAuthenticator({ tokens, revocations, booksKey }: AuthenticatorDependencies): Authenticator {
+export function createAuthenticator({ tokens, revocations, booksKey, calendarTokens }: AuthenticatorDependencies): Authenticator {
   const users = [bearerToken(tokens, revocations)];
   const readers = [...users, booksApiKey(booksKey)];
+  const calendarFeeds = [calendarToken(calendarTokens)];
   return {
     async requireUser(request) {
       if ((await authenticate(request, users))?.kind !== 'user') throw signInRequired();
@@ -104,7 +122,16 @@ export function createAuthenticator({ tokens, revocations, booksKey }: Authentic
         if (principal.kind !== 'user' || !principal.user.admin) throw new AppError(403, `Only administrators may ${action}`);
       };
     },
+    async requireCalendarToken(request) {
+      if ((await authenticate(request, calendarFeeds))?.kind !== 'calendar-feed') throw notFound('Calendar');
+    },
   };
+}
+
+/** The owner of the calendar feed asked for, on routes behind `requireCalendarToken`. */
+export function calendarOwnerOf(request: FastifyRequest): string {
+  if (request.principal?.kind !== 'calendar-feed') throw notFound('Calendar');
+  return request.principal.userId;
 }
 
 /** Gives every request its `principal` (none yet) and the `user` read from it. */

@@ -20,6 +20,7 @@ export interface Database {
   tasks: TasksTable;
   task_notices: TaskNoticesTable;
   task_completions: TaskCompletionsTable;
+  calendar_tokens: CalendarTokensTable;
 }
 
 export interface UsersTable {
@@ -183,4 +184,13 @@ export interface TaskCompletionsTable {
   occurrence_index: number;
   due_time: number;
   completed_at: number;
+}
+
+/** A user's calendar subscription (auth/calendar-tokens.ts): the token's hash and the feed last served under it. */
+export interface CalendarTokensTable {
+  user_id: string;
+  token_hash: string;
+  created_at: number;
+  feed_etag: string | null;
+  feed_changed_at: number | null;
 }

@@ -3,10 +3,12 @@ import type { CreateTaskBody, TaskAction, TaskFieldChange } from '../../../contr
 import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type Task, type TaskCompletion, type TaskPage, type TaskStatus } from '../../../contract/tasks.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
+import { feedWindow, MAX_EVENTS_PER_FEED } from './calendar-events.ts';
 import { firstNotice, repeatNotice } from './notice-times.ts';
 import { decodeCursor, encodeCursor } from './page-cursor.ts';
 import { nextOccurrence } from './schedule.ts';
 import { noticeRulesOf, seriesOf, toCompletion, toTask } from './task-record.ts';
+import { taskCalendar } from './tasks.ical.ts';
 import type { TaskPatch, TaskRow, TasksStore } from './tasks.store.ts';
 
 type Options = {
@@ -154,6 +156,15 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
     async completions(ownerId: string, id: string): Promise<TaskCompletion[]> {
       await owned(ownerId, id);
       return (await tasks.completions(ownerId, id)).map(toCompletion);
+    },
+
+    /** The owner's tasks as an iCalendar feed (tasks.ical.ts), as of now. */
+    async calendar(ownerId: string, taskUrl: (id: string) => string): Promise<string> {
+      const zone = await zoneOf(ownerId);
+      const now = clock.now();
+      const window = feedWindow(now, zone);
+      const { tasks: rows, completions } = await tasks.calendar(ownerId, window.from, window.to, MAX_EVENTS_PER_FEED);
+      return taskCalendar({ tasks: rows, completions, zone, now, taskUrl });
     },
 
     /** Deletes the task, its pending notices and its history (see the store for a notice being sent). */

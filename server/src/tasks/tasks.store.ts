@@ -8,6 +8,9 @@ export type CompletionRow = Selectable<TaskCompletionsTable>;
 /** Where a page of the list starts: after this task in the list's (schedule_time, id) order. */
 export type TaskPosition = { scheduleTime: number; id: string };
 
+/** Bound parameters per query stay far below both databases' limits. */
+const CALENDAR_IDS_PER_QUERY = 500;
+
 /**
  * Task rows; every read and write names the owner in its WHERE, so another user's id is simply not
  * there. With `locking` (PostgreSQL) a delete takes the row locks the notice sender holds.
@@ -88,6 +91,40 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
         .orderBy('id', 'desc')
         .limit(TASK_COMPLETIONS_SHOWN)
         .execute();
+    },
+
+    /**
+     * What the calendar feed reads: the owner's active tasks, soonest due first, and the completions
+     * due within `from`–`to` with the tasks they belong to. At most `limit` of each, as the feed
+     * shows no more events than that.
+     */
+    async calendar(ownerId: string, from: number, to: number, limit: number): Promise<{ tasks: TaskRow[]; completions: CompletionRow[] }> {
+      const active = await db
+        .selectFrom('tasks')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .where('active', '=', 1)
+        .orderBy('schedule_time')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      const completions = await db
+        .selectFrom('task_completions')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .where('due_time', '>=', from)
+        .where('due_time', '<=', to)
+        .orderBy('due_time')
+        .limit(limit)
+        .execute();
+      const loaded = new Set(active.map((task) => task.id));
+      const missing = [...new Set(completions.map((completion) => completion.task_id))].filter((id) => !loaded.has(id));
+      const others: TaskRow[] = [];
+      for (let at = 0; at < missing.length; at += CALENDAR_IDS_PER_QUERY) {
+        const ids = missing.slice(at, at + CALENDAR_IDS_PER_QUERY);
+        others.push(...(await db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('id', 'in', ids).execute()));
+      }
+      return { tasks: [...active, ...others], completions };
     },
 
     /**

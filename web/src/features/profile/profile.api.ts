@@ -1,3 +1,4 @@
+import { CalendarStatus, CalendarSubscription } from '../../../../contract/calendar.ts';
 import { UserRecord, type UpdateMeBody } from '../../../../contract/users.ts';
 import type { HttpClient } from '../../api/http-client.ts';
 
@@ -14,4 +15,17 @@ export async function loadProfile(client: HttpClient, signal?: AbortSignal): Pro
   const record = await fetchProfile(client, signal);
   if (record.timezone !== null) return record;
   return updateTimezone(client, Intl.DateTimeFormat().resolvedOptions().timeZone);
+}
+
+export function fetchCalendarStatus(client: HttpClient, signal?: AbortSignal): Promise<CalendarStatus> {
+  return client.json('/api/users/me/calendar', CalendarStatus, { signal });
+}
+
+/** A new private address for the calendar feed; the one before stops working. */
+export function makeCalendarAddress(client: HttpClient): Promise<CalendarSubscription> {
+  return client.json('/api/users/me/calendar', CalendarSubscription, { method: 'POST' });
+}
+
+export function turnCalendarOff(client: HttpClient): Promise<void> {
+  return client.empty('/api/users/me/calendar', { method: 'DELETE' });
 }
