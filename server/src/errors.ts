@@ -31,7 +31,7 @@ export function installErrorHandler(app: FastifyInstance) {
       // Body fields are named bare; query, params and headers say where they came from.
       const where = error.validationContext === 'body' ? '' : (error.validationContext ?? '');
       message = error.validation
-        .map((issue) => describeIssue(issue.instancePath.split('/').filter(Boolean), issue.message, where))
+        .map((issue) => describeIssue(issue.instancePath.split('/').filter(Boolean), issue.message ?? 'is not valid', where))
         .join('; ');
     } else if (isResponseSerializationError(error)) {
       statusCode = 500;
