@@ -103,13 +103,23 @@ describe('forms and messages, end to end', () => {
     await page.getByRole('heading', { name: 'Water the big ferns' }).waitFor();
     expect(await operationError(page).count()).toBe(0);
 
+    // Loads held back, so that what a screen shows before its own load succeeds can be seen.
+    let held = false;
+    await page.route(/\/schedule(\/|\?|$)/, async (route) => {
+      if (held && route.request().method() === 'GET') await new Promise((resume) => setTimeout(resume, 1500));
+      await route.fallback();
+    });
+
     // Refused again, then the user goes to the list: the list does not show it, nor does the task on coming back.
     await refusedByServer('2030-03-18T00:00:00Z', '2030-03-19T09:00');
+    held = true;
     await page.locator('#nav-tasks').click();
     await page.locator('#nav-task-list').click();
-    await page.waitForURL((url) => url.pathname === '/task');
+    await page.locator('section#task-list').waitFor();
+    expect(await operationError(page).count()).toBe(0);
     await page.getByText('Found 1 active tasks').waitFor();
     expect(await operationError(page).count()).toBe(0);
+    held = false;
     await page.goBack();
     await page.getByRole('heading', { name: 'Water the big ferns' }).waitFor();
     expect(await operationError(page).count()).toBe(0);
@@ -117,7 +127,10 @@ describe('forms and messages, end to end', () => {
     // Refused once more, and saved with the state (spec §3), then reloaded: gone.
     await refusedByServer('2030-03-16T00:00:00Z', '2030-03-17T09:00');
     await expect.poll(() => page.evaluate(() => localStorage.getItem('organiser.state')), { timeout: 5000 }).toContain('Due time must not be after the end time');
+    held = true;
     await page.reload();
+    await page.locator('section#task-detail').waitFor();
+    expect(await operationError(page).count()).toBe(0);
     await page.getByRole('heading', { name: 'Water the big ferns' }).waitFor();
     expect(await operationError(page).count()).toBe(0);
   });
