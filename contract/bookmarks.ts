@@ -165,8 +165,8 @@ export const BookmarkQuerySpec = z.strictObject({
     .min(1, 'key words are required')
     .max(32, 'must be at most 32 words'),
   fields: z.array(z.enum(BOOKMARK_SEARCH_FIELDS, { error: `must be among ${BOOKMARK_SEARCH_FIELDS.join(', ')}` })).optional(),
-  hosts: z.array(z.string().max(255)).max(100).optional(),
-  tags: z.array(z.string().max(BOOKMARK_LIMITS.tag)).max(100).optional(),
+  hosts: z.array(z.string().max(255), { error: 'must be a list of hosts' }).max(100).optional(),
+  tags: z.array(z.string().max(BOOKMARK_LIMITS.tag), { error: 'must be a list of tags' }).max(100).optional(),
   create_time_range: TimeRange.optional(),
   update_time_range: TimeRange.optional(),
   from: z.number().int().min(0).optional(),
