@@ -42,17 +42,21 @@ const isHttpUrl = (value: string) => {
   return (protocol === 'http:' || protocol === 'https:') && hostname !== '';
 };
 
+/** A missing value and a value of the wrong type, told apart. */
+const required = (issue: { input?: unknown }) => (issue.input == null ? 'is required' : 'must be text');
+
 const title = z
-  .string({ error: 'title is required' })
+  .string({ error: required })
   .trim()
-  .min(1, 'title is required')
+  .min(1, 'is required')
   .max(BOOKMARK_LIMITS.title, `must be at most ${BOOKMARK_LIMITS.title} characters`);
 const link = z
-  .string({ error: 'link is required' })
+  .string({ error: required })
   .trim()
-  .min(1, 'link is required')
-  .max(BOOKMARK_LIMITS.link, `must be at most ${BOOKMARK_LIMITS.link} characters`)
-  .refine(isHttpUrl, 'must be an http or https URL');
+  // One message for one problem: an empty link is not also "not a web address".
+  .min(1, { error: 'is required', abort: true })
+  .max(BOOKMARK_LIMITS.link, { error: `must be at most ${BOOKMARK_LIMITS.link} characters`, abort: true })
+  .refine(isHttpUrl, 'must be a web address starting with http:// or https://');
 /**
  * Tags text split as spec §5 says, or a list whose tags are kept whole (trimmed, empty ones and
  * repeats dropped): a tag may hold spaces and commas, as a browser folder's name does.
@@ -62,13 +66,13 @@ const tags = z
   .transform((value) => (typeof value === 'string' ? splitTags(value) : distinctTags(value.map((tag) => tag.trim()))))
   .pipe(
     z
-      .array(z.string().max(BOOKMARK_LIMITS.tag, `each tag must be at most ${BOOKMARK_LIMITS.tag} characters`))
-      .max(BOOKMARK_LIMITS.tags, `must be at most ${BOOKMARK_LIMITS.tags} tags`),
+      .array(z.string().max(BOOKMARK_LIMITS.tag, `Each tag must be at most ${BOOKMARK_LIMITS.tag} characters`))
+      .max(BOOKMARK_LIMITS.tags, `A bookmark may have at most ${BOOKMARK_LIMITS.tags} tags`),
   )
   .default([]);
 /** Trimmed; empty means none. */
 const note = z
-  .string()
+  .string({ error: 'must be text' })
   .trim()
   .max(BOOKMARK_LIMITS.note, `must be at most ${BOOKMARK_LIMITS.note} characters`)
   .nullish()
@@ -76,6 +80,8 @@ const note = z
 
 /** `POST /bookmarks/` (spec §7). */
 export const BookmarkInput = z.strictObject({ title, link, tags, note });
+/** Each field's own rule, for a form that checks one field before it sends it. */
+export const BOOKMARK_FIELD_VALUES = { title, link, tags, note } as const;
 export type BookmarkInput = z.output<typeof BookmarkInput>;
 /** What the client sends: tags may still be text. */
 export type BookmarkDraft = z.input<typeof BookmarkInput>;
@@ -129,7 +135,7 @@ export const BookmarkListQuery = z.strictObject({
   tag: z.string().trim().max(BOOKMARK_LIMITS.tag).optional(),
   start_date: isoTime.optional(),
   end_date: isoTime.optional(),
-});
+}).refine((query) => inOrder(query.start_date, query.end_date), { message: 'must not be before the start date', path: ['end_date'] });
 export type BookmarkListQuery = z.infer<typeof BookmarkListQuery>;
 
 /** The bookmark page response (spec §3), with the collection's groups. */
@@ -144,17 +150,23 @@ export const BookmarkPage = z.object({
 });
 export type BookmarkPage = z.infer<typeof BookmarkPage>;
 
-const TimeRange = z.strictObject({ start: isoTime.optional(), end: isoTime.optional() });
+/** Whether an end, when both are given, does not come before its start. */
+const inOrder = (start: string | undefined, end: string | undefined) => start === undefined || end === undefined || Date.parse(end) >= Date.parse(start);
+export const END_BEFORE_START_MESSAGE = 'must not be before the start';
+
+const TimeRange = z
+  .strictObject({ start: isoTime.optional(), end: isoTime.optional() })
+  .refine((range) => inOrder(range.start, range.end), { message: END_BEFORE_START_MESSAGE, path: ['end'] });
 
 /** `POST /api/bookmarks/query` body: the query spec of spec §3. */
 export const BookmarkQuerySpec = z.strictObject({
   key_words: z
-    .array(z.string().max(200, 'each must be at most 200 characters'), { error: 'key words are required' })
+    .array(z.string().max(200, 'Each key word must be at most 200 characters'), { error: 'key words are required' })
     .min(1, 'key words are required')
     .max(32, 'must be at most 32 words'),
   fields: z.array(z.enum(BOOKMARK_SEARCH_FIELDS, { error: `must be among ${BOOKMARK_SEARCH_FIELDS.join(', ')}` })).optional(),
-  hosts: z.array(z.string().max(255)).max(100).optional(),
-  tags: z.array(z.string().max(BOOKMARK_LIMITS.tag)).max(100).optional(),
+  hosts: z.array(z.string().max(255), { error: 'must be a list of hosts' }).max(100).optional(),
+  tags: z.array(z.string().max(BOOKMARK_LIMITS.tag), { error: 'must be a list of tags' }).max(100).optional(),
   create_time_range: TimeRange.optional(),
   update_time_range: TimeRange.optional(),
   from: z.number().int().min(0).optional(),

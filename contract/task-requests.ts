@@ -16,7 +16,7 @@ function parseIsoDateTime(value: string): number {
 
 /** An ISO date-time within the accepted range in, epoch milliseconds out. */
 export const DateTimeInput = z
-  .string({ error: 'must be an ISO date-time such as 2026-03-08T09:00:00Z' })
+  .string({ error: (issue) => (issue.input == null ? 'is required' : 'must be an ISO date-time such as 2026-03-08T09:00:00Z') })
   .max(40, 'must be an ISO date-time such as 2026-03-08T09:00:00Z')
   .transform((value, context) => {
     const ms = parseIsoDateTime(value);
@@ -31,14 +31,26 @@ export const DateTimeInput = z
     return ms;
   });
 
-const TaskName = z.string().trim().min(1, 'is required').max(MAX_TASK_NAME, `must be at most ${MAX_TASK_NAME} characters`);
+/** Whole sentences: the e-mail one names no field, and the hours one agrees with its plural label. */
+export const EMAIL_MESSAGE = 'Enter e-mail addresses like ada@example.org';
+export const NOTICE_HOURS_MESSAGE = 'are whole hours from 0 to 23';
+/** An end before the due time would end the series before its current occurrence. */
+export const END_BEFORE_DUE_MESSAGE = 'End time must not be before the due time';
+export const DUE_AFTER_END_MESSAGE = 'Due time must not be after the end time';
+export const END_BEFORE_FIRST_DUE_MESSAGE = 'End time must not be before the first due time';
+
+const TaskName = z
+  .string({ error: (issue) => (issue.input == null ? 'is required' : 'must be text') })
+  .trim()
+  .min(1, 'is required').max(MAX_TASK_NAME, `must be at most ${MAX_TASK_NAME} characters`);
 const Emails = z
-  .array(z.email({ error: 'must be e-mail addresses' }).max(254), { error: 'must be a list of e-mail addresses' })
-  .max(MAX_TASK_EMAILS, `must have at most ${MAX_TASK_EMAILS} addresses`);
-const NoticeHour = z.number({ error: 'must be whole hours 0-23' }).int('must be whole hours 0-23').min(0, 'must be whole hours 0-23').max(23, 'must be whole hours 0-23');
+  .array(z.email({ error: EMAIL_MESSAGE }).max(254, 'must each be at most 254 characters'), { error: 'must be a list' })
+  .max(MAX_TASK_EMAILS, `may be at most ${MAX_TASK_EMAILS}`);
+/** A notice hour, checked by the client before it is added to the list too. */
+export const NoticeHour = z.number({ error: NOTICE_HOURS_MESSAGE }).int(NOTICE_HOURS_MESSAGE).min(0, NOTICE_HOURS_MESSAGE).max(23, NOTICE_HOURS_MESSAGE);
 const NoticeHours = z
-  .array(NoticeHour, { error: 'must be a list of whole hours 0-23' })
-  .max(24, 'must have at most 24 hours')
+  .array(NoticeHour, { error: 'must be a list of whole hours from 0 to 23' })
+  .max(24, 'may be at most 24')
   .transform((hours) => [...new Set(hours)].sort((a, b) => a - b));
 const Comment = z.string({ error: 'must be text' }).max(MAX_TASK_COMMENT, `must be at most ${MAX_TASK_COMMENT} characters`);
 const Flag = z.boolean({ error: 'must be true or false' });
@@ -74,7 +86,8 @@ const TaskUpdate = z
     const parsed = TASK_FIELD_VALUES[body.key].safeParse(body.value);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        context.addIssue({ code: 'custom', message: issue.message, path: ['value', ...issue.path] });
+        // Named by the field it changes, so that the message carries that field's label.
+        context.addIssue({ code: 'custom', message: issue.message, path: [body.key, ...issue.path] });
       }
       return z.NEVER;
     }
@@ -98,6 +111,10 @@ export const CreateTaskBody = z.strictObject({
   overdue_notice: Flag.default(true),
   notice_in_workday: Flag.default(false),
   comment: Comment.default(''),
+}).superRefine((body, context) => {
+  if (body.schedule_end_time !== null && body.schedule_end_time < body.first_schedule_time) {
+    context.addIssue({ code: 'custom', message: END_BEFORE_FIRST_DUE_MESSAGE, path: ['schedule_end_time'] });
+  }
 });
 export type CreateTaskBody = z.output<typeof CreateTaskBody>;
 

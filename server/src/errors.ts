@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { describeIssue } from '../../contract/field-labels.ts';
 
 /** The one error the application throws on purpose: a status and a message a user may read. */
 export class AppError extends Error {
@@ -27,14 +28,10 @@ export function installErrorHandler(app: FastifyInstance) {
       reply.headers(error.headers);
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       statusCode = 400;
+      // Body fields are named bare; query, params and headers say where they came from.
+      const where = error.validationContext === 'body' ? '' : (error.validationContext ?? '');
       message = error.validation
-        .map((issue) => {
-          const where = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-          // Body fields are named bare; query, params and headers say where they came from.
-          const context = error.validationContext === 'body' ? '' : error.validationContext;
-          const field = [context, where].filter(Boolean).join(' ');
-          return field ? `${field}: ${issue.message}` : issue.message;
-        })
+        .map((issue) => describeIssue(issue.instancePath.split('/').filter(Boolean), issue.message ?? 'is not valid', where))
         .join('; ');
     } else if (isResponseSerializationError(error)) {
       statusCode = 500;

@@ -175,13 +175,13 @@ describe.each(testDialects)('bookmark search index on %s', (dialect) => {
     });
 
     it.each([
-      [{ key_words: [] }, 'key_words: key words are required'],
-      [{}, 'key_words: key words are required'],
+      [{ key_words: [] }, 'key words are required'],
+      [{}, 'key words are required'],
       [{ key_words: ['a'], fields: ['body'] }, 'fields.0: must be among title, link, note, tags'],
-      [{ key_words: ['a'], create_time_range: { start: '2026-13-01' } }, 'create_time_range.start: must be an ISO date'],
-      [{ key_words: ['a'], create_time_range: { start: '0001-01-01' } }, 'create_time_range.start: must be between 1900-01-01 and 2200-12-31'],
-      [{ key_words: ['a'], update_time_range: { end: '2200-12-31T23:00:00-05:00' } }, 'update_time_range.end: must be between 1900-01-01 and 2200-12-31'],
-      [{ key_words: ['a'], hosts: 'example.org' }, 'hosts'],
+      [{ key_words: ['a'], create_time_range: { start: '2026-13-01' } }, 'Created from must be an ISO date'],
+      [{ key_words: ['a'], create_time_range: { start: '0001-01-01' } }, 'Created from must be between 1900-01-01 and 2200-12-31'],
+      [{ key_words: ['a'], update_time_range: { end: '2200-12-31T23:00:00-05:00' } }, 'Updated until must be between 1900-01-01 and 2200-12-31'],
+      [{ key_words: ['a'], hosts: 'example.org' }, 'Hosts must be a list of hosts'],
       [{ key_words: ['a'], everything: true }, 'Unrecognized key: "everything"'],
     ])('refuses the query spec %j with 400', async (spec, expected) => {
       const response = await alice.inject('POST', '/api/bookmarks/query', spec);

@@ -41,7 +41,7 @@ const IMPORT_BATCH = 50;
 /** Imports running at once on one server (each holds a file of up to 50 MB and its text). */
 const CONCURRENT_IMPORTS = 2;
 
-const duplicateLink = () => new AppError(409, 'link: you already have a bookmark for this link');
+const duplicateLink = () => new AppError(409, 'You already have a bookmark for this link');
 const indexed = (row: BookmarkRow): Bookmark => ({ ...fromRow(row), indexed: true });
 
 /** Adds a line's message to a reply's list, which keeps the first hundred. */

@@ -80,9 +80,9 @@ describe.each(testDialects)('far dates on %s', (dialect) => {
     };
     const far = ['-271821-04-20T00:00:00Z', '+275760-09-13T00:00:00Z', '1000-01-01T00:00:00Z', '1899-12-31T23:59:59.999Z', '2201-01-01T00:00:00Z', '2200-12-31T23:00:00-05:00'];
     for (const time of far) {
-      expect(await refused('POST', '/schedule', { name: 'x', first_schedule_time: time }), time).toBe(`first_schedule_time: ${RANGE}`);
+      expect(await refused('POST', '/schedule', { name: 'x', first_schedule_time: time }), time).toBe(`First due ${RANGE}`);
       expect(await refused('POST', '/schedule', { name: 'x', first_schedule_time: '2026-01-01T00:00Z', schedule_end_time: time }), time).toBe(
-        `schedule_end_time: ${RANGE}`,
+        `End time ${RANGE}`,
       );
     }
     expect(await listed(alice)).toEqual([]);
@@ -92,9 +92,10 @@ describe.each(testDialects)('far dates on %s', (dialect) => {
     const last = Task.parse(
       (await call(alice, 'POST', '/schedule', { name: 'Last', first_schedule_time: '2200-12-31T23:59:59.999Z', schedule_end_time: '2200-12-31T23:59:59.999Z' })).json(),
     );
-    for (const key of ['schedule_time', 'schedule_end_time', 'next_notice_time']) {
+    const labels = { schedule_time: 'Due time', schedule_end_time: 'End time', next_notice_time: 'Pending notice' };
+    for (const [key, label] of Object.entries(labels)) {
       for (const value of ['1899-12-31T23:59:59Z', '2201-01-01T00:00:00Z']) {
-        expect(await refused('PUT', `/schedule/${last.id}`, { type: 'update', key, value }), `${key}=${value}`).toBe(`value: ${RANGE}`);
+        expect(await refused('PUT', `/schedule/${last.id}`, { type: 'update', key, value }), `${key}=${value}`).toBe(`${label} ${RANGE}`);
       }
     }
     expect(Task.parse((await call(alice, 'GET', `/schedule/${last.id}`)).json())).toEqual(last);

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateTaskBody, TaskAction, TaskFieldChange } from '../../../contract/task-requests.ts';
+import {
+  type CreateTaskBody,
+  DUE_AFTER_END_MESSAGE,
+  END_BEFORE_DUE_MESSAGE,
+  type TaskAction,
+  type TaskFieldChange,
+} from '../../../contract/task-requests.ts';
 import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type Task, type TaskCompletion, type TaskPage, type TaskStatus } from '../../../contract/tasks.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -35,11 +41,14 @@ function patchFor(change: TaskFieldChange, row: TaskRow, zone: string, now: numb
   switch (change.key) {
     case 'name':
     case 'comment':
-    case 'schedule_end_time':
       return { [change.key]: change.value };
+    case 'schedule_end_time':
+      if (change.value !== null && change.value < row.schedule_time) throw new AppError(400, END_BEFORE_DUE_MESSAGE);
+      return { schedule_end_time: change.value };
     case 'emails':
       return { emails: JSON.stringify(change.value) };
     case 'schedule_time': {
+      if (row.schedule_end_time !== null && change.value > row.schedule_end_time) throw new AppError(400, DUE_AFTER_END_MESSAGE);
       // A typed due time re-anchors the series (DESIGN §5).
       const moved = { anchor_time: change.value, occurrence_index: 0, schedule_time: change.value, last_notice_time: null };
       return { ...moved, next_notice_time: pendingNotice({ ...row, ...moved }, zone, now) };

@@ -6,9 +6,11 @@ import { LoadingSpinner } from '../components/loading-spinner.tsx';
 import { selectAuth } from '../features/auth/auth.slice.ts';
 import { ProfileSync } from '../features/profile/profile-sync.tsx';
 import { NavBar } from './nav-bar.tsx';
+import { useScreenChanges } from './use-screen-changes.ts';
 
 export function Layout() {
   const auth = useSelector(selectAuth);
+  useScreenChanges();
   return (
     <>
       <NavBar authenticated={auth.authenticated} />

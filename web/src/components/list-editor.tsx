@@ -1,27 +1,49 @@
-import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 
+/** An item typed into a list, or why it cannot be added (in people's words). */
+export type ParsedItem<T> = { item: T } | { problem: string };
+
+/** A list being edited: its items, and the text typed but not yet added. */
+export interface ListDraft<T> {
+  items: T[];
+  text: string;
+}
+
+/**
+ * The list as it would be saved: the text still in the input is added, unless it cannot be, and
+ * then the reason is given instead, so that Save never drops what was typed without saying so.
+ */
+export function settleList<T>({ items, text }: ListDraft<T>, parse: (text: string) => ParsedItem<T>): { items: T[] } | { problem: string } {
+  if (text.trim() === '') return { items };
+  const parsed = parse(text.trim());
+  return 'problem' in parsed ? parsed : { items: [...items, parsed.item] };
+}
+
 interface ListEditorProps<T> {
   id: string;
   label: string;
-  items: readonly T[];
-  onChange: (items: T[]) => void;
-  /** The item typed, or null when it may not be added. */
-  parse: (text: string) => T | null;
+  draft: ListDraft<T>;
+  onChange: (draft: ListDraft<T>) => void;
+  parse: (text: string) => ParsedItem<T>;
+  /** Told why typed text was not added. */
+  onRefused: (problem: string) => void;
   inputMode?: 'text' | 'email' | 'numeric';
 }
 
-/** An editable list (spec §5): each item can be removed; empty input, or input `parse` refuses, is not added. */
-export function ListEditor<T extends string | number>({ id, label, items, onChange, parse, inputMode = 'text' }: ListEditorProps<T>) {
-  const [text, setText] = useState('');
+/**
+ * An editable list (spec §5): each item can be removed; empty input is ignored on Add, input
+ * `parse` refuses is not added and the reason is told. Enter adds; Enter on an empty input is
+ * left to the enclosing form (it saves the list).
+ */
+export function ListEditor<T extends string | number>({ id, label, draft, onChange, parse, onRefused, inputMode = 'text' }: ListEditorProps<T>) {
+  const { items, text } = draft;
   const add = () => {
     if (text.trim() === '') return;
-    const item = parse(text.trim());
-    if (item === null) return;
-    onChange([...items, item]);
-    setText('');
+    const settled = settleList(draft, parse);
+    if ('problem' in settled) onRefused(settled.problem);
+    else onChange({ items: settled.items, text: '' });
   };
   return (
     <div>
@@ -33,7 +55,7 @@ export function ListEditor<T extends string | number>({ id, label, items, onChan
               type="button"
               className="btn-close btn-close-sm ms-1"
               aria-label={`Remove ${String(item)}`}
-              onClick={() => onChange(items.filter((_, i) => i !== at))}
+              onClick={() => onChange({ items: items.filter((_, i) => i !== at), text })}
             />
           </li>
         ))}
@@ -44,9 +66,9 @@ export function ListEditor<T extends string | number>({ id, label, items, onChan
           aria-label={label}
           value={text}
           inputMode={inputMode}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => onChange({ items, text: event.target.value })}
           onKeyDown={(event) => {
-            if (event.key === 'Enter') {
+            if (event.key === 'Enter' && text.trim() !== '') {
               event.preventDefault();
               add();
             }
@@ -58,9 +80,4 @@ export function ListEditor<T extends string | number>({ id, label, items, onChan
       </InputGroup>
     </div>
   );
-}
-
-/** Number lists take whole numbers only. */
-export function parseInteger(text: string): number | null {
-  return /^\d+$/.test(text) ? Number(text) : null;
 }

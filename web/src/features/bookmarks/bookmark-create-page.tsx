@@ -3,7 +3,8 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useSelector } from 'react-redux';
 import { useNavigate } from 'react-router';
-import { splitTags } from '../../../../contract/bookmarks.ts';
+import { BOOKMARK_FIELD_VALUES, splitTags } from '../../../../contract/bookmarks.ts';
+import { firstProblem } from '../../../../contract/field-labels.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
@@ -13,11 +14,19 @@ import { createAndIndex } from './bookmarks.thunks.ts';
 
 type Fields = { title: string; link: string; tags: string; note: string };
 
-/** Spec §5 Bookmark create: the messages of the required fields. */
+/** The contract's own words for a field that is given but would be refused (a link that is not a web address, say). */
+function fieldProblem(name: keyof Fields, value: string): string[] {
+  const parsed = BOOKMARK_FIELD_VALUES[name].safeParse(value);
+  return parsed.success ? [] : [firstProblem(name, parsed.error.issues)!];
+}
+
+/** Spec §5 Bookmark create: the spec's messages for the required fields, then the contract's rules for each field given. */
 function problems(fields: Fields): string[] {
   return [
-    ...(fields.title.trim() === '' ? ['title is required'] : []),
-    ...(fields.link.trim() === '' ? ['link is required'] : []),
+    ...(fields.title.trim() === '' ? ['title is required'] : fieldProblem('title', fields.title)),
+    ...(fields.link.trim() === '' ? ['link is required'] : fieldProblem('link', fields.link)),
+    ...fieldProblem('tags', fields.tags),
+    ...fieldProblem('note', fields.note),
   ];
 }
 
@@ -50,19 +59,19 @@ export function BookmarkCreatePage() {
     <section id="bookmark-create">
       <Form noValidate onSubmit={submit}>
         <Form.Group className="mb-3" controlId="bookmark-title">
-          <Form.Label>title</Form.Label>
+          <Form.Label>Title</Form.Label>
           <Form.Control value={fields.title} onChange={set('title')} />
         </Form.Group>
         <Form.Group className="mb-3" controlId="bookmark-link">
-          <Form.Label>link</Form.Label>
+          <Form.Label>Link</Form.Label>
           <Form.Control type="url" value={fields.link} onChange={set('link')} />
         </Form.Group>
         <Form.Group className="mb-3" controlId="bookmark-tags">
-          <Form.Label>tags</Form.Label>
+          <Form.Label>Tags</Form.Label>
           <Form.Control value={fields.tags} onChange={set('tags')} />
         </Form.Group>
         <Form.Group className="mb-3" controlId="bookmark-note">
-          <Form.Label>note</Form.Label>
+          <Form.Label>Note</Form.Label>
           <Form.Control as="textarea" rows={3} value={fields.note} onChange={set('note')} />
         </Form.Group>
         {shown.map((problem) => (

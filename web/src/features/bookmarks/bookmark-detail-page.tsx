@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useSelector } from 'react-redux';
 import { Link, useNavigate, useParams } from 'react-router';
-import { type Bookmark, splitTags } from '../../../../contract/bookmarks.ts';
+import { type Bookmark, BOOKMARK_FIELD_VALUES, splitTags } from '../../../../contract/bookmarks.ts';
+import { FIELD_LABELS, firstProblem } from '../../../../contract/field-labels.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { EditableField } from '../../components/editable-field.tsx';
@@ -26,12 +27,17 @@ export function BookmarkDetailPage() {
   const dispatch = useBookmarksDispatch();
   const { bookmarks, curBookmark, operationError } = useSelector(selectBookmarks);
   const { busy, run, cancel } = useRequest();
+  const valid = Number.isSafeInteger(id) && id > 0;
+  // The id found missing: one warning for one missing bookmark, and none while another loads.
+  const [missing, setMissing] = useState<number | null>(null);
 
   useEffect(() => {
-    if (!Number.isSafeInteger(id) || id <= 0) return;
-    void run((signal) => dispatch(openBookmark(client, id, signal)));
+    if (!valid) return;
+    void run(async (signal) => {
+      if (await dispatch(openBookmark(client, id, signal))) setMissing(id);
+    });
     return cancel;
-  }, [client, dispatch, run, cancel, id]);
+  }, [client, dispatch, run, cancel, id, valid]);
 
   const at = bookmarks.findIndex((bookmark) => bookmark.id === id);
   const prev = at > 0 ? bookmarks[at - 1] : undefined;
@@ -55,7 +61,7 @@ export function BookmarkDetailPage() {
       <OperationError message={operationError} />
       {bookmark !== null && <BookmarkDetails bookmark={bookmark} />}
       {bookmark === null && busy && <LoadingSpinner />}
-      {bookmark === null && !busy && <Alert variant="warning">{`No bookmark found with id ${idText}`}</Alert>}
+      {bookmark === null && !busy && (!valid || missing === id) && <Alert variant="warning">{`No bookmark found with id ${idText}`}</Alert>}
     </section>
   );
 }
@@ -78,13 +84,13 @@ function BookmarkDetails({ bookmark }: { bookmark: Bookmark }) {
 
   return (
     <article>
-      <BookmarkField name="title" label="Title" value={bookmark.title} onSave={(title) => save({ title })} />
-      <BookmarkField name="link" label="Link" value={bookmark.link} onSave={(link) => save({ link })} />
-      <BookmarkField name="tags" label="Tags" value={bookmark.tags.join(', ')} onSave={(tags) => save({ tags: splitTags(tags) })} />
+      <BookmarkField name="title" value={bookmark.title} onSave={(title) => save({ title })} />
+      <BookmarkField name="link" value={bookmark.link} display={linkWithEdit} onSave={(link) => save({ link })} />
+      <BookmarkField name="tags" value={bookmark.tags.join(', ')} onSave={(tags) => save({ tags: splitTags(tags) })} />
       <div className="mb-2">
         <TagChips tags={bookmark.tags} />
       </div>
-      <BookmarkField name="note" label="Note" value={bookmark.note ?? ''} multiline onSave={(note) => save({ note: note.trim() === '' ? undefined : note })} />
+      <BookmarkField name="note" value={bookmark.note ?? ''} multiline onSave={(note) => save({ note: note.trim() === '' ? undefined : note })} />
       <p className="small text-muted mb-2">{`Create: ${formatDateTime(bookmark.create_date)}, Update: ${formatDateTime(bookmark.update_date)}`}</p>
       <div className="d-flex align-items-center gap-2">
         {bookmark.indexed ? (
@@ -111,18 +117,40 @@ function BookmarkDetails({ bookmark }: { bookmark: Bookmark }) {
   );
 }
 
+/** The link is a real link, opened in a new tab as on the list's cards, with an edit control of its own. */
+function linkWithEdit(link: string, edit: () => void) {
+  return (
+    <span className="d-flex align-items-baseline gap-2">
+      <a href={link} target="_blank" rel="noopener noreferrer" className="text-break" id="bookmark-link-open">
+        {link}
+      </a>
+      <button type="button" id="bookmark-link" className="btn btn-sm btn-outline-secondary py-0" aria-label="Edit Link" title="Edit Link" onClick={edit}>
+        Edit
+      </button>
+    </span>
+  );
+}
+
 interface BookmarkFieldProps {
   name: 'title' | 'link' | 'tags' | 'note';
-  label: string;
   /** The text shown, and the editor's starting value. */
   value: string;
   multiline?: boolean;
+  display?: (value: string, edit: () => void) => ReactNode;
   onSave: (value: string) => Promise<boolean>;
 }
 
-/** One inline-editable field under its label (spec §2 Bookmark detail). */
-function BookmarkField({ name, label, value, multiline = false, onSave }: BookmarkFieldProps) {
+/**
+ * One inline-editable field under its label (spec §2 Bookmark detail). Its draft is checked with
+ * the contract's rule for the field before it is sent (tags as text, split as the spec says).
+ */
+function BookmarkField({ name, value, multiline = false, display, onSave }: BookmarkFieldProps) {
   const id = `bookmark-${name}`;
+  const label = FIELD_LABELS[name]!;
+  const check = (draft: string) => {
+    const parsed = BOOKMARK_FIELD_VALUES[name].safeParse(draft);
+    return parsed.success ? null : firstProblem(name, parsed.error.issues);
+  };
   return (
     <div className="mb-2">
       <span className="text-muted small d-block">{label}</span>
@@ -137,10 +165,11 @@ function BookmarkField({ name, label, value, multiline = false, onSave }: Bookma
             aria-label={label}
             {...(multiline ? { as: 'textarea', rows: 3 } : {})}
             value={draft}
-            autoFocus
             onChange={(event) => setDraft(event.target.value)}
           />
         )}
+        {...(display ? { display } : {})}
+        check={check}
         onSave={onSave}
       />
     </div>

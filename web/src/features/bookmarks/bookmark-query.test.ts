@@ -20,6 +20,16 @@ describe('bookmark query form', () => {
     });
   });
 
+  it('refuses a range whose end comes before its start, in the server’s words', () => {
+    expect(querySpec({ ...EMPTY_QUERY, keyWords: 'a', createStart: '2026-01-05T09:30', createEnd: '2026-01-05T09:29' })).toBe(
+      'Created until must not be before the start',
+    );
+    expect(querySpec({ ...EMPTY_QUERY, keyWords: 'a', updateStart: '2026-01-05T09:30', updateEnd: '2026-01-04T00:00' })).toBe(
+      'Updated until must not be before the start',
+    );
+    expect(querySpec({ ...EMPTY_QUERY, keyWords: 'a', createStart: '2026-01-05T09:30', createEnd: '2026-01-05T09:30' })).not.toBeTypeOf('string');
+  });
+
   it('sends cleared multi-selects as nothing', () => {
     const spec = querySpec({ ...EMPTY_QUERY, keyWords: 'a', fields: undefined, hosts: ['example.org'], tags: undefined });
     expect(spec).toEqual({ key_words: ['a'], hosts: ['example.org'] });

@@ -1,4 +1,5 @@
-import type { BookmarkGroup, BookmarkQuerySpec, BookmarkSearchField } from '../../../../contract/bookmarks.ts';
+import { type BookmarkGroup, BookmarkQuerySpec, type BookmarkSearchField } from '../../../../contract/bookmarks.ts';
+import { describeIssue } from '../../../../contract/field-labels.ts';
 
 /** What the search page and its dialog hold, before it becomes a query spec. */
 export type QueryForm = {
@@ -30,13 +31,16 @@ function range(start: string, end: string) {
   return { start: from, ...(until === undefined ? {} : { end: until }) };
 }
 
-/** The query spec, or the spec's message when there are no key words. */
-export function querySpec(form: QueryForm): BookmarkQuerySpec | 'key words are required' {
+/**
+ * The query spec, or why it cannot be sent: the spec's message when there are no key words, else
+ * the contract's (a range whose end comes before its start, say), in the server's words.
+ */
+export function querySpec(form: QueryForm): BookmarkQuerySpec | string {
   const keyWords = form.keyWords.trim().split(/\s+/).filter(Boolean);
   if (keyWords.length === 0) return 'key words are required';
   const created = range(form.createStart, form.createEnd);
   const updated = range(form.updateStart, form.updateEnd);
-  return {
+  const spec = {
     key_words: keyWords,
     ...(form.fields ? { fields: form.fields } : {}),
     ...(form.hosts ? { hosts: form.hosts } : {}),
@@ -44,6 +48,9 @@ export function querySpec(form: QueryForm): BookmarkQuerySpec | 'key words are r
     ...(created ? { create_time_range: created } : {}),
     ...(updated ? { update_time_range: updated } : {}),
   };
+  const checked = BookmarkQuerySpec.safeParse(spec);
+  const issue = checked.error?.issues[0];
+  return issue === undefined ? spec : describeIssue(issue.path, issue.message);
 }
 
 /** Spec §2: the key's first 15 characters and the count in brackets. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { screenChanged } from '../../lib/screen-changed.ts';
 import type { Bookmark } from '../../../../contract/bookmarks.ts';
 import { bookmarkLoaded, bookmarkSlice, bookmarksRemoved, cleared, errorReported, pageAdded, pageLoaded } from './bookmarks.slice.ts';
 
@@ -63,5 +64,13 @@ describe('bookmark slice', () => {
     expect(state.bookmarks.map((bookmark) => bookmark.id)).toEqual([3]);
     expect(state.total).toBe(38);
     expect(state.curBookmark).toBeNull();
+  });
+});
+
+describe('the bookmark operation error and the screen', () => {
+  it('is forgotten when the screen changes, and nothing else is', () => {
+    const failed = reduce(undefined, errorReported('It failed'));
+    expect(failed.operationError).toMatch(/It failed$/);
+    expect(reduce(failed, screenChanged())).toEqual({ ...failed, operationError: null });
   });
 });

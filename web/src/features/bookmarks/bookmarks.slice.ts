@@ -2,6 +2,7 @@ import { createSlice, type PayloadAction, type ThunkDispatch, type UnknownAction
 import { useDispatch } from 'react-redux';
 import { z } from 'zod';
 import { Bookmark, BookmarkGroup } from '../../../../contract/bookmarks.ts';
+import { screenChanged } from '../../lib/screen-changed.ts';
 
 /** The bookmark state (spec §3). */
 export const BookmarkState = z.object({
@@ -34,7 +35,7 @@ const initialState: BookmarkState = {
 
 export type BookmarkPageLoaded = Pick<BookmarkState, 'bookmarks' | 'pageCursor' | 'host_groups' | 'tag_groups' | 'total'>;
 
-/** Spec §4 Bookmarks; every successful action clears the operation error. */
+/** Spec §4 Bookmarks; every successful action clears the operation error, and so does another screen. */
 export const bookmarkSlice = createSlice({
   name: 'bookmark',
   initialState,
@@ -89,6 +90,11 @@ export const bookmarkSlice = createSlice({
       },
       prepare: (message: string, at: Date = new Date()) => ({ payload: `[${at.toLocaleTimeString()}] ${message}` }),
     },
+  },
+  extraReducers: (builder) => {
+    builder.addCase(screenChanged, (state) => {
+      state.operationError = null;
+    });
   },
 });
 

@@ -1,6 +1,6 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import { type Bookmark, type BookmarkDraft, type BookmarkQuerySpec, NO_MORE_RESULTS } from '../../../../contract/bookmarks.ts';
-import { errorMessage } from '../../api/api-error.ts';
+import { ApiError, errorMessage } from '../../api/api-error.ts';
 import type { HttpClient } from '../../api/http-client.ts';
 import {
   bulkEdit,
@@ -70,16 +70,23 @@ export function searchPage(client: HttpClient, spec: BookmarkQuerySpec, from?: n
   };
 }
 
-/** Opening a bookmark loads it and checks its index entry (spec §4). */
-export function openBookmark(client: HttpClient, id: number, signal?: AbortSignal): BookmarksThunk {
+/**
+ * Opening a bookmark loads it and checks its index entry (spec §4). Whether it is missing: an
+ * unknown id (or another user's) is a 404, which the page tells in its own warning ('No bookmark
+ * found with id {id}'), so it is not the operation error too; any other failure is.
+ */
+export function openBookmark(client: HttpClient, id: number, signal?: AbortSignal): BookmarksThunk<boolean> {
   return async (dispatch) => {
     try {
       const [bookmark, indexed] = await Promise.all([fetchBookmark(client, id, signal), isIndexed(client, id, signal)]);
       if (!signal?.aborted) dispatch(bookmarkLoaded({ ...bookmark, indexed }));
+      return false;
     } catch (error) {
-      if (signal?.aborted) return;
+      if (signal?.aborted) return false;
       dispatch(bookmarkForgotten());
+      if (error instanceof ApiError && error.status === 404) return true;
       dispatch(errorReported(errorMessage(error)));
+      return false;
     }
   };
 }

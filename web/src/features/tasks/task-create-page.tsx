@@ -2,12 +2,14 @@ import { type FormEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useNavigate } from 'react-router';
+import { FIELD_LABELS } from '../../../../contract/field-labels.ts';
 import { errorMessage } from '../../api/api-error.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { useRequest } from '../../lib/use-request.ts';
 import { useTasksDispatch } from './tasks.slice.ts';
 import { addTask } from './tasks.thunks.ts';
+import { firstDueProblem, taskValueProblem } from './task-checks.ts';
 import { fromLocalInput } from './task-time.ts';
 import { useTaskZone } from './use-task-zone.ts';
 
@@ -27,12 +29,12 @@ export function TaskCreatePage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const firstTime = fromLocalInput(time, zone);
-    const found: Problems = {
-      ...(name.trim() === '' ? { name: 'task name is required' } : {}),
-      ...(firstTime === null ? { time: 'Event time is required' } : {}),
-    };
+    // The spec's own messages for what is missing (spec §5); the contract's for the rest.
+    const nameProblem = name.trim() === '' ? 'task name is required' : taskValueProblem('name', name);
+    const timeProblem = firstTime === null ? 'Event time is required' : firstDueProblem(firstTime);
+    const found: Problems = { ...(nameProblem ? { name: nameProblem } : {}), ...(timeProblem ? { time: timeProblem } : {}) };
     setProblems(found);
-    if (firstTime === null || found.name) return;
+    if (firstTime === null || found.name || found.time) return;
     setError(null);
     void run(async () => {
       try {
@@ -49,12 +51,12 @@ export function TaskCreatePage() {
       <h1 className="h4 mb-3">New task</h1>
       <Form noValidate onSubmit={submit}>
         <Form.Group className="mb-3" controlId="task-name">
-          <Form.Label>name</Form.Label>
+          <Form.Label>{FIELD_LABELS.name}</Form.Label>
           <Form.Control placeholder="Task name" value={name} isInvalid={Boolean(problems.name)} onChange={(event) => setName(event.target.value)} />
           <Form.Control.Feedback type="invalid">{problems.name}</Form.Control.Feedback>
         </Form.Group>
         <Form.Group className="mb-3" controlId="task-first-schedule-time">
-          <Form.Label>first_schedule_time</Form.Label>
+          <Form.Label>{FIELD_LABELS.first_schedule_time}</Form.Label>
           <Form.Control type="datetime-local" value={time} isInvalid={Boolean(problems.time)} onChange={(event) => setTime(event.target.value)} />
           <Form.Control.Feedback type="invalid">{problems.time}</Form.Control.Feedback>
         </Form.Group>

@@ -1,17 +1,21 @@
 import type { ReactNode } from 'react';
 import Form from 'react-bootstrap/Form';
+import { FIELD_LABELS } from '../../../../contract/field-labels.ts';
 import type { TaskField } from '../../../../contract/task-requests.ts';
 import { SCHEDULE_TYPES, type ScheduleType, type Task } from '../../../../contract/tasks.ts';
 import { EditableField } from '../../components/editable-field.tsx';
-import { ListEditor, parseInteger } from '../../components/list-editor.tsx';
+import { type ListDraft, ListEditor, type ParsedItem, settleList } from '../../components/list-editor.tsx';
 import type { TaskFieldValue } from './tasks.api.ts';
+import { parseEmail, parseNoticeHour, taskTimeProblem, taskValueProblem } from './task-checks.ts';
 import { formatTaskTime, fromLocalInput, toLocalInput } from './task-time.ts';
 
 const typeLabel = (type: ScheduleType) => SCHEDULE_TYPES.find((option) => option.value === type)?.label ?? type;
 const yesNo = (flag: boolean) => (flag ? 'yes' : 'no');
 const listOrNone = (items: readonly (string | number)[]) => (items.length > 0 ? items.join(', ') : '—');
+const labelOf = (key: TaskField | 'first_schedule_time') => FIELD_LABELS[key] ?? key;
 
 type TimeField = 'schedule_time' | 'schedule_end_time' | 'next_notice_time';
+type ListField = 'emails' | 'notice_hours';
 
 interface TaskFieldsProps {
   task: Task;
@@ -24,45 +28,62 @@ interface TaskFieldsProps {
 /** The task's fields (spec §2 Task detail): the click-to-edit ones, then the read-only ones. */
 export function TaskFields({ task, zone, onSave }: TaskFieldsProps) {
   const save = (key: TaskField) => (value: TaskFieldValue) => onSave(key, value);
-  /** A datetime-local draft: incomplete input is ignored (spec §5); empty clears a field that may be empty. */
-  const saveTime = (key: TimeField, clearable: boolean) => async (draft: string) => {
-    if (draft === '' && clearable) return save(key)(null);
-    const iso = fromLocalInput(draft, zone);
-    return iso === null ? false : save(key)(iso);
-  };
+  /** A datetime-local draft as the ISO time sent: empty (or incomplete) is none. */
+  const timeOf = (draft: string) => (draft === '' ? null : fromLocalInput(draft, zone));
   const timeEditor = (draft: string, setDraft: (next: string) => void, inputId: string) => (
     <Form.Control id={inputId} size="sm" type="datetime-local" value={draft} onChange={(event) => setDraft(event.target.value)} />
   );
-  const timeField = (key: TimeField, clearable: boolean) => (
+  const timeField = (key: TimeField) => (
     <EditableField
       id={`task-${key}`}
-      label={key}
+      label={labelOf(key)}
       value={toLocalInput(task[key], zone)}
       show={() => formatTaskTime(task[key], zone)}
       editor={timeEditor}
-      onSave={saveTime(key, clearable)}
+      check={(draft) => taskTimeProblem(key, timeOf(draft), task)}
+      onSave={(draft) => save(key)(timeOf(draft))}
+    />
+  );
+  const listField = <T extends string | number>(key: ListField, items: T[], itemLabel: string, parse: (text: string) => ParsedItem<T>, inputMode: 'email' | 'numeric') => (
+    <EditableField<ListDraft<T>>
+      id={`task-${key}`}
+      label={labelOf(key)}
+      value={{ items, text: '' }}
+      show={(draft) => listOrNone(draft.items)}
+      editor={(draft, setDraft, inputId, refuse) => (
+        <ListEditor id={inputId} label={itemLabel} draft={draft} onChange={setDraft} parse={parse} onRefused={refuse} inputMode={inputMode} />
+      )}
+      check={(draft) => {
+        const settled = settleList(draft, parse);
+        return 'problem' in settled ? settled.problem : taskValueProblem(key, settled.items);
+      }}
+      onSave={(draft) => {
+        const settled = settleList(draft, parse);
+        return 'items' in settled ? save(key)(settled.items as TaskFieldValue) : Promise.resolve(false);
+      }}
     />
   );
 
   return (
     <dl className="row">
-      <Row label="name">
+      <Row field="name" label={labelOf('name')}>
         <EditableField
           id="task-name"
-          label="name"
+          label={labelOf('name')}
           value={task.name}
           show={(name) => name}
           editor={(draft, setDraft, inputId) => (
             <Form.Control id={inputId} size="sm" value={draft} onChange={(event) => setDraft(event.target.value)} />
           )}
+          check={(draft) => taskValueProblem('name', draft)}
           onSave={save('name')}
         />
       </Row>
-      <Row label="schedule_end_time">{timeField('schedule_end_time', true)}</Row>
-      <Row label="schedule_type">
+      <Row field="schedule_end_time" label={labelOf('schedule_end_time')}>{timeField('schedule_end_time')}</Row>
+      <Row field="schedule_type" label={labelOf('schedule_type')}>
         <EditableField
           id="task-schedule_type"
-          label="schedule_type"
+          label={labelOf('schedule_type')}
           value={task.schedule_type}
           show={typeLabel}
           editor={(draft, setDraft, inputId) => (
@@ -77,56 +98,36 @@ export function TaskFields({ task, zone, onSave }: TaskFieldsProps) {
           onSave={save('schedule_type')}
         />
       </Row>
-      <Row label="schedule_time">{timeField('schedule_time', false)}</Row>
-      <Row label="next_notice_time">{timeField('next_notice_time', true)}</Row>
-      <Row label="emails">
-        <EditableField
-          id="task-emails"
-          label="emails"
-          value={task.emails}
-          show={listOrNone}
-          editor={(draft, setDraft, inputId) => (
-            <ListEditor id={inputId} label="e-mail address" items={draft} onChange={setDraft} parse={(text) => text} inputMode="email" />
-          )}
-          onSave={save('emails')}
-        />
-      </Row>
-      <Row label="notice_hours">
-        <EditableField
-          id="task-notice_hours"
-          label="notice_hours"
-          value={task.notice_hours}
-          show={listOrNone}
-          editor={(draft, setDraft, inputId) => (
-            <ListEditor id={inputId} label="notice hour" items={draft} onChange={setDraft} parse={parseInteger} inputMode="numeric" />
-          )}
-          onSave={save('notice_hours')}
-        />
-      </Row>
-      <Row label="comment">
+      <Row field="schedule_time" label={labelOf('schedule_time')}>{timeField('schedule_time')}</Row>
+      <Row field="next_notice_time" label={labelOf('next_notice_time')}>{timeField('next_notice_time')}</Row>
+      <Row field="emails" label={labelOf('emails')}>{listField('emails', task.emails, 'e-mail address', parseEmail, 'email')}</Row>
+      <Row field="notice_hours" label={labelOf('notice_hours')}>{listField('notice_hours', task.notice_hours, 'notice hour', parseNoticeHour, 'numeric')}</Row>
+      <Row field="comment" label={labelOf('comment')}>
         <EditableField
           id="task-comment"
-          label="comment"
+          label={labelOf('comment')}
           value={task.comment}
           show={(comment) => (comment === '' ? '—' : comment)}
           editor={(draft, setDraft, inputId) => (
             <Form.Control id={inputId} as="textarea" rows={3} size="sm" value={draft} onChange={(event) => setDraft(event.target.value)} />
           )}
+          check={(draft) => taskValueProblem('comment', draft)}
           onSave={save('comment')}
         />
       </Row>
-      <Row label="is active">{yesNo(task.active)}</Row>
-      <Row label="created">{formatTaskTime(task.create_time, zone)}</Row>
-      <Row label="last updated">{formatTaskTime(task.last_updated, zone)}</Row>
-      <Row label="first schedule time">{formatTaskTime(task.first_schedule_time, zone)}</Row>
-      <Row label="overdue notice">{yesNo(task.overdue_notice)}</Row>
-      <Row label="notice in workday">{yesNo(task.notice_in_workday)}</Row>
+      <Row field="is active" label="Active">{yesNo(task.active)}</Row>
+      <Row field="created" label="Created">{formatTaskTime(task.create_time, zone)}</Row>
+      <Row field="last updated" label="Last updated">{formatTaskTime(task.last_updated, zone)}</Row>
+      <Row field="first schedule time" label={labelOf('first_schedule_time')}>{formatTaskTime(task.first_schedule_time, zone)}</Row>
+      <Row field="overdue notice" label={labelOf('overdue_notice')}>{yesNo(task.overdue_notice)}</Row>
+      <Row field="notice in workday" label={labelOf('notice_in_workday')}>{yesNo(task.notice_in_workday)}</Row>
     </dl>
   );
 }
 
-function Row({ label, children }: { label: string; children: ReactNode }) {
-  const key = label.replaceAll(' ', '-');
+/** A field under its label; `field` names it for the page's ids (`data-field`), whatever the label says. */
+function Row({ field, label, children }: { field: string; label: string; children: ReactNode }) {
+  const key = field.replaceAll(' ', '-');
   return (
     <>
       <dt className="col-sm-3" id={`task-label-${key}`}>

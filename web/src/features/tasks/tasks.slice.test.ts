@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { screenChanged } from '../../lib/screen-changed.ts';
 import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type TaskPage } from '../../../../contract/tasks.ts';
 import { aTask } from './tasks.test-data.ts';
 import { errorReported, statusChosen, taskDeleted, taskRemoved, taskSlice, tasksAppended, tasksReceived, taskUpdated } from './tasks.slice.ts';
@@ -54,5 +55,13 @@ describe('the task slice', () => {
     state = reduce(state, taskRemoved('a'));
     expect(state.tasks.map((t) => t.id)).toEqual(['b']);
     expect(state.curTask).toBeNull();
+  });
+});
+
+describe('the task operation error and the screen', () => {
+  it('is forgotten when the screen changes, and nothing else is', () => {
+    const failed = reduce(undefined, errorReported('It failed'));
+    expect(failed.operationError).toMatch(/It failed$/);
+    expect(reduce(failed, screenChanged())).toEqual({ ...failed, operationError: null });
   });
 });

@@ -1,6 +1,7 @@
 import { createSlice, type PayloadAction, type ThunkDispatch, type UnknownAction } from '@reduxjs/toolkit';
 import { useDispatch } from 'react-redux';
 import { z } from 'zod';
+import { screenChanged } from '../../lib/screen-changed.ts';
 import { DEFAULT_TASK_PAGE_SIZE, NO_MORE_RESULTS, Task, type TaskPage, TaskStatus } from '../../../../contract/tasks.ts';
 
 /** The task list state (spec §3). */
@@ -85,6 +86,11 @@ export const taskSlice = createSlice({
     errorReported(state, action: PayloadAction<string>) {
       state.operationError = action.payload;
     },
+  },
+  extraReducers: (builder) => {
+    builder.addCase(screenChanged, (state) => {
+      state.operationError = null;
+    });
   },
 });
 
