@@ -7,6 +7,7 @@ import { useSelector } from 'react-redux';
 import { Link, useNavigate, useParams } from 'react-router';
 import { type Bookmark, splitTags } from '../../../../contract/bookmarks.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { BackButton } from '../../components/back-button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { EditableField } from '../../components/editable-field.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
@@ -41,6 +42,7 @@ export function BookmarkDetailPage() {
   return (
     <section id="bookmark-detail">
       <nav className="d-flex gap-2 mb-3" aria-label="Bookmark navigation">
+        <BackButton list="/bookmark" />
         {prev && (
           <Link className="btn btn-outline-primary" to={`/bookmark/${prev.id}`}>
             Previous
@@ -52,6 +54,7 @@ export function BookmarkDetailPage() {
           </Link>
         )}
       </nav>
+      <h1 className="h4 mb-3 text-break">{bookmark?.title ?? 'Bookmark'}</h1>
       <OperationError message={operationError} />
       {bookmark !== null && <BookmarkDetails bookmark={bookmark} />}
       {bookmark === null && busy && <LoadingSpinner />}
