@@ -46,6 +46,12 @@ describe('the timezone search', () => {
     expect(found('US East')).toEqual(['America/New_York']);
   });
 
+  it('finds a zone the browser lists under an older name by its current name', () => {
+    expect(found('kolkata')).toEqual(['Asia/Calcutta']);
+    expect(found('Kyiv')).toEqual(['Europe/Kiev']);
+    expect(found('ho chi minh')).toEqual(['Asia/Saigon']);
+  });
+
   it('finds UTC, and every zone for nothing typed', () => {
     expect(found('utc')).toContain('UTC');
     expect(found('  ')).toHaveLength(options.length);

@@ -24,15 +24,43 @@ export function timeZoneOptions(knownZones: readonly string[], current: string |
 }
 
 /**
- * What a search for `typed` matches: every word, in any case, anywhere in the label, with
- * underscores and slashes read as spaces, so that "new york" finds America/New_York and
- * "europe par" Europe/Paris.
+ * The IANA's current names of the zones that ICU, and so every browser's Intl, still lists under
+ * an older name (CLDR keeps its ids stable): a search for "Kolkata" or "Kyiv" finds them.
+ */
+const CURRENT_NAMES: Readonly<Record<string, string>> = {
+  'Africa/Asmera': 'Africa/Asmara',
+  'America/Buenos_Aires': 'America/Argentina/Buenos_Aires',
+  'America/Catamarca': 'America/Argentina/Catamarca',
+  'America/Coral_Harbour': 'America/Atikokan',
+  'America/Cordoba': 'America/Argentina/Cordoba',
+  'America/Godthab': 'America/Nuuk',
+  'America/Indianapolis': 'America/Indiana/Indianapolis',
+  'America/Jujuy': 'America/Argentina/Jujuy',
+  'America/Louisville': 'America/Kentucky/Louisville',
+  'America/Mendoza': 'America/Argentina/Mendoza',
+  'Asia/Calcutta': 'Asia/Kolkata',
+  'Asia/Katmandu': 'Asia/Kathmandu',
+  'Asia/Rangoon': 'Asia/Yangon',
+  'Asia/Saigon': 'Asia/Ho_Chi_Minh',
+  'Atlantic/Faeroe': 'Atlantic/Faroe',
+  'Europe/Kiev': 'Europe/Kyiv',
+  'Pacific/Enderbury': 'Pacific/Kanton',
+  'Pacific/Ponape': 'Pacific/Pohnpei',
+  'Pacific/Truk': 'Pacific/Chuuk',
+};
+
+/** An option's text as a search reads it: lower case, underscores and slashes as spaces. */
+const searchText = (text: string) => text.toLowerCase().replace(/[_/]/g, ' ');
+
+/**
+ * What a search for `typed` matches: every word, in any case, anywhere in the label or the
+ * zone's current name, so that "new york" finds America/New_York, "europe par" Europe/Paris
+ * and "kolkata" Asia/Calcutta.
  */
 export function matchesTimeZone(option: TimeZoneOption, typed: string): boolean {
-  const words = (text: string) => text.toLowerCase().replace(/[_/]/g, ' ');
-  const label = words(option.label);
-  return words(typed)
+  const text = searchText(`${option.label} ${CURRENT_NAMES[option.value] ?? ''}`);
+  return searchText(typed)
     .split(/\s+/)
     .filter(Boolean)
-    .every((word) => label.includes(word));
+    .every((word) => text.includes(word));
 }
