@@ -13,10 +13,11 @@ let api: ReturnType<typeof apiAs>;
 const bookmarkIds: number[] = [];
 let taskId: string;
 
-/** A catalogue of `count` books titled "Garden notes N", as a Calibre CSV. */
+/** A catalogue of `count` books titled "Garden notes N", each with a comment longer than a window, as a Calibre CSV. */
 function gardenCatalogue(count: number): Blob {
-  const rows = Array.from({ length: count }, (_, i) => `${i + 1},Garden notes ${i + 1},Gertrude Jekyll`);
-  return new Blob([['id,title,authors', ...rows].join('\n')], { type: 'text/csv' });
+  const comment = Array.from({ length: 80 }, (_, line) => `<p>Line ${line + 1} of the notes on borders, beds and paths.</p>`).join('\n');
+  const rows = Array.from({ length: count }, (_, i) => `${i + 1},Garden notes ${i + 1},Gertrude Jekyll,"${comment}"`);
+  return new Blob([['id,title,authors,comments', ...rows].join('\n')], { type: 'text/csv' });
 }
 
 beforeAll(async () => {
@@ -169,6 +170,10 @@ describe('the way back, end to end', () => {
     const title = await opened.innerText();
     await opened.click();
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    // A link opens its page at the top, however far down the list was.
+    await page.getByText('Line 80 of the notes').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(place + 800);
+    expect(await scrollY(page)).toBe(0);
     const requests = recordRequests(page);
     await page.getByRole('button', { name: 'Back' }).click();
     await page.waitForURL((url) => url.pathname === '/book');
@@ -176,6 +181,11 @@ describe('the way back, end to end', () => {
     expect(await bookCards.count()).toBe(20);
     await expect.poll(() => scrollY(page)).toBeCloseTo(place, -1);
     expect(requests.filter((request) => request.startsWith('GET /api/books'))).toEqual([]);
+
+    // Opened again, the book shows at once from the store, long, and still from its top.
+    await opened.click();
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    expect(await scrollY(page)).toBe(0);
   });
 
   it.each([

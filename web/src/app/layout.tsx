@@ -8,6 +8,7 @@ import { ProfileSync } from '../features/profile/profile-sync.tsx';
 import { useRememberOpening } from '../lib/history.ts';
 import { DocumentTitle } from './document-title.tsx';
 import { NavBar } from './nav-bar.tsx';
+import './layout.css';
 
 export function Layout() {
   const auth = useSelector(selectAuth);
