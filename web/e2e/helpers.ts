@@ -90,3 +90,20 @@ export function apiAs(baseUrl: string, idToken: string) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 }
+
+/** The profile's timezone as chosen: the select's form value. */
+export const chosenTimezone = (page: Page): Promise<string> => page.locator('input[name="timezone"]').inputValue();
+
+/** Chooses a zone in the profile's searchable select, typing `search` and clicking the option labelled `label`. */
+export async function chooseTimezone(page: Page, search: string, label = search): Promise<void> {
+  await page.getByLabel('Timezone').fill(search);
+  await page.getByRole('option', { name: label, exact: true }).click();
+}
+
+/** The labels of the profile's timezone options, read from its opened menu. */
+export async function timezoneOptions(page: Page): Promise<string[]> {
+  await page.getByLabel('Timezone').click();
+  const labels = await page.locator('.timezone__option').allInnerTexts();
+  await page.keyboard.press('Escape');
+  return labels;
+}

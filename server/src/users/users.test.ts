@@ -89,6 +89,18 @@ describe.each(testDialects)('users on %s', (dialect) => {
     expect(after.json().timezone).toBe('Asia/Kolkata');
   });
 
+  it('accepts every zone the runtime lists, and UTC again after another zone', async () => {
+    const { idToken } = await registerUser(t.app);
+    const put = (timezone: string) => t.app.inject({ method: 'PUT', url: '/api/users/me', headers: bearer(idToken), payload: { timezone } });
+    const refused = [];
+    for (const zone of [...Intl.supportedValuesOf('timeZone'), 'UTC', 'Europe/Paris', 'UTC']) {
+      const response = await put(zone);
+      if (response.statusCode !== 200 || response.json().timezone !== zone) refused.push(zone);
+    }
+    expect(refused).toEqual([]);
+    expect((await t.app.inject({ url: '/api/users/me', headers: bearer(idToken) })).json().timezone).toBe('UTC');
+  });
+
   it("one user's change reaches that user's open streams within a second, and no one else's", async () => {
     const ann = await registerUser(t.app);
     const bob = await registerUser(t.app);

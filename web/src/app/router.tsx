@@ -1,6 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { DEFAULT_PAGE } from '../features/auth/requested-page.ts';
+import { titled } from './document-title.tsx';
 import { Layout } from './layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 
@@ -33,23 +34,23 @@ export const router = createBrowserRouter([
   {
     element: <Layout />,
     children: [
-      { path: 'login', element: <LoginPage /> },
-      { path: 'logout', element: <LogoutPage /> },
+      { path: 'login', element: <LoginPage />, handle: titled('Log in') },
+      { path: 'logout', element: <LogoutPage />, handle: titled('Log out') },
       {
         element: <RequireAuth />,
         children: [
-          { index: true, element: <BookSearchPage /> },
-          { path: 'book', element: <BookSearchPage /> },
-          { path: 'book/:id', element: <BookDetailPage /> },
-          { path: 'task', element: <TaskListPage /> },
-          { path: 'task/create', element: <TaskCreatePage /> },
-          { path: 'task/:id', element: <TaskDetailPage /> },
-          { path: 'bookmark', element: <BookmarkListPage /> },
-          { path: 'bookmark/create', element: <BookmarkCreatePage /> },
-          { path: 'bookmark/query', element: <BookmarkQueryPage /> },
-          { path: 'bookmark/tags', element: <BookmarkTagsPage /> },
-          { path: 'bookmark/:id', element: <BookmarkDetailPage /> },
-          { path: 'profile', element: <ProfilePage /> },
+          { index: true, element: <BookSearchPage />, handle: titled('Books') },
+          { path: 'book', element: <BookSearchPage />, handle: titled('Books') },
+          { path: 'book/:id', element: <BookDetailPage />, handle: titled('Book') },
+          { path: 'task', element: <TaskListPage />, handle: titled('Tasks') },
+          { path: 'task/create', element: <TaskCreatePage />, handle: titled('New task') },
+          { path: 'task/:id', element: <TaskDetailPage />, handle: titled('Task') },
+          { path: 'bookmark', element: <BookmarkListPage />, handle: titled('Bookmarks') },
+          { path: 'bookmark/create', element: <BookmarkCreatePage />, handle: titled('New bookmark') },
+          { path: 'bookmark/query', element: <BookmarkQueryPage />, handle: titled('Bookmark search') },
+          { path: 'bookmark/tags', element: <BookmarkTagsPage />, handle: titled('Bookmark tags') },
+          { path: 'bookmark/:id', element: <BookmarkDetailPage />, handle: titled('Bookmark') },
+          { path: 'profile', element: <ProfilePage />, handle: titled('Profile') },
         ],
       },
       { path: '*', element: <Navigate to={DEFAULT_PAGE} replace /> },

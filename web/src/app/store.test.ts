@@ -29,6 +29,8 @@ const defaults: RootState = {
     tag_groups: [],
     total: null,
     operationError: null,
+    shown: null,
+    query: { form: { keyWords: '', createStart: '', createEnd: '', updateStart: '', updateEnd: '' }, searched: null },
   },
 };
 

@@ -13,7 +13,7 @@ export function LoginPage() {
     <section id="login" className="mx-auto" style={{ maxWidth: '28rem' }}>
       {auth.authenticated ? (
         <>
-          <p className="lead">{`Welcome ${auth.displayName}`}</p>
+          <h1 className="h3 mb-3">{`Welcome ${auth.displayName}`}</h1>
           <RedirectAfterPause to={pageAfterSignIn(location.state)} />
         </>
       ) : (

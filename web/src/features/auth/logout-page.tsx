@@ -13,6 +13,7 @@ export function LogoutPage() {
   const { authenticated } = useSelector(selectAuth);
   return (
     <section id="logout">
+      <h1 className="h4 mb-3">Log out</h1>
       {authenticated ? (
         <LogoutButton />
       ) : (

@@ -57,6 +57,7 @@ export function BookmarkCreatePage() {
 
   return (
     <section id="bookmark-create">
+      <h1 className="h4 mb-3">New bookmark</h1>
       <Form noValidate onSubmit={submit}>
         <Form.Group className="mb-3" controlId="bookmark-title">
           <Form.Label>Title</Form.Label>

@@ -8,6 +8,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { type Bookmark, BOOKMARK_FIELD_VALUES, splitTags } from '../../../../contract/bookmarks.ts';
 import { FIELD_LABELS, firstProblem } from '../../../../contract/field-labels.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { BackButton } from '../../components/back-button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { EditableField } from '../../components/editable-field.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
@@ -47,6 +48,7 @@ export function BookmarkDetailPage() {
   return (
     <section id="bookmark-detail">
       <nav className="d-flex gap-2 mb-3" aria-label="Bookmark navigation">
+        <BackButton list="/bookmark" />
         {prev && (
           <Link className="btn btn-outline-primary" to={`/bookmark/${prev.id}`}>
             Previous
@@ -58,6 +60,7 @@ export function BookmarkDetailPage() {
           </Link>
         )}
       </nav>
+      <h1 className="h4 mb-3 text-break">{bookmark?.title ?? 'Bookmark'}</h1>
       <OperationError message={operationError} />
       {bookmark !== null && <BookmarkDetails bookmark={bookmark} />}
       {bookmark === null && busy && <LoadingSpinner />}

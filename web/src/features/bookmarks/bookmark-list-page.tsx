@@ -2,14 +2,18 @@ import { useCallback, useEffect, useState } from 'react';
 import { useSelector } from 'react-redux';
 import { Link, useSearchParams } from 'react-router';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { useReturnVisit } from '../../lib/history.ts';
 import { useRequest } from '../../lib/use-request.ts';
 import { BookmarkBulkBar } from './bookmark-bulk-bar.tsx';
 import { BookmarkFileButtons } from './bookmark-file-buttons.tsx';
 import { BookmarkResults } from './bookmark-results.tsx';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
-import { deleteBookmarks, type ListFilter, loadBookmarks, tagBookmarks } from './bookmarks.thunks.ts';
+import { deleteBookmarks, type ListFilter, loadBookmarks, openList, tagBookmarks } from './bookmarks.thunks.ts';
 
-/** Spec §2 Bookmark list: the first page on opening, filtered by the URL's tag and dates; bookmarks can be selected for a bulk edit. */
+/**
+ * Spec §2 Bookmark list: the first page on opening, filtered by the URL's tag and dates; bookmarks
+ * can be selected for a bulk edit. Back from a bookmark shows the list as it was left.
+ */
 export function BookmarkListPage() {
   const client = useApiClient();
   const dispatch = useBookmarksDispatch();
@@ -26,10 +30,12 @@ export function BookmarkListPage() {
   const selected = selection.listKey === listKey ? selection.ids : new Set<number>();
   const setSelected = useCallback((ids: ReadonlySet<number>) => setSelection({ listKey, ids }), [listKey]);
 
+  const returning = useReturnVisit();
+
   useEffect(() => {
-    void run((signal) => dispatch(loadBookmarks(client, { tag, start_date: start, end_date: end }, false, signal)));
+    void run((signal) => dispatch(openList(client, { tag, start_date: start, end_date: end }, returning, signal)));
     return cancel;
-  }, [client, dispatch, run, cancel, tag, start, end, pageSize]);
+  }, [client, dispatch, run, cancel, tag, start, end, pageSize, returning]);
 
   const onSelect = useCallback(
     (id: number, on: boolean) => {
@@ -62,6 +68,7 @@ export function BookmarkListPage() {
 
   return (
     <section id="bookmark-list">
+      <h1 className="h4 mb-3">Bookmarks</h1>
       <BookmarkFileButtons onImported={reload} />
       {tag !== undefined && (
         <p className="mb-2" id="bookmark-tag-filter">

@@ -1,35 +1,39 @@
-import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { useSelector } from 'react-redux';
-import type { BookmarkQuerySpec } from '../../../../contract/bookmarks.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { useReturnVisit } from '../../lib/history.ts';
 import { useRequest } from '../../lib/use-request.ts';
 import { BookmarkResults } from './bookmark-results.tsx';
-import { EMPTY_QUERY, type QueryForm, querySpec } from './bookmark-query.ts';
-import { cleared, selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
-import { searchPage } from './bookmarks.thunks.ts';
+import { type QueryForm, querySpec } from './bookmark-query.ts';
+import { queryFormChanged, querySearched, searchEntered, selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
+import { resumeSearch, searchPage } from './bookmarks.thunks.ts';
 
 // react-select and the dialog load when the dialog is first opened, not with the page.
 const loadModal = () => import('./query-config-modal.tsx');
 const QueryConfigModal = lazy(async () => ({ default: (await loadModal()).QueryConfigModal }));
 
-/** Spec §2 Bookmark search. */
+/** Spec §2 Bookmark search; the form and the results stay in the slice, for Back from a bookmark. */
 export function BookmarkQueryPage() {
   const client = useApiClient();
   const dispatch = useBookmarksDispatch();
   const state = useSelector(selectBookmarks);
-  const [form, setForm] = useState<QueryForm>(EMPTY_QUERY);
-  // The spec the shown results answer, so that 'Get More' continues them.
-  const [searched, setSearched] = useState<BookmarkQuerySpec | null>(null);
+  const { form, searched } = state.query;
+  const returning = useReturnVisit();
   const [problem, setProblem] = useState<string | null>(null);
   const [dialog, setDialog] = useState({ opened: false, shown: false });
   const { busy, run } = useRequest();
+  const setForm = (next: QueryForm) => dispatch(queryFormChanged(next));
 
+  // Before the first paint, so that the results of an earlier visit never flash up.
+  useLayoutEffect(() => {
+    if (!returning) dispatch(searchEntered());
+  }, [dispatch, returning]);
   useEffect(() => {
-    dispatch(cleared());
-  }, [dispatch]);
+    if (returning) void run((signal) => dispatch(resumeSearch(client, signal)));
+  }, [client, dispatch, run, returning]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -39,18 +43,23 @@ export function BookmarkQueryPage() {
       return;
     }
     setProblem(null);
-    setSearched(spec);
+    dispatch(querySearched(form));
     void run((signal) => dispatch(searchPage(client, spec, undefined, signal)));
   }
 
   function more() {
-    if (searched !== null && state.pageCursor !== null) void run((signal) => dispatch(searchPage(client, searched, Number(state.pageCursor), signal)));
+    const spec = searched === null ? null : querySpec(searched);
+    if (spec !== null && typeof spec !== 'string' && state.pageCursor !== null) {
+      void run((signal) => dispatch(searchPage(client, spec, Number(state.pageCursor), signal)));
+    }
   }
 
   return (
     <section id="bookmark-query">
+      <h1 className="h4 mb-3">Bookmark search</h1>
       <Form role="search" onSubmit={submit} className="mb-3">
-        <InputGroup>
+        {/* One row at any width: Bootstrap's input group wraps its buttons under the box otherwise. */}
+        <InputGroup className="flex-nowrap">
           <Form.Control
             type="search"
             aria-label="Key words"
@@ -63,11 +72,14 @@ export function BookmarkQueryPage() {
           </Button>
           <Button
             variant="outline-secondary"
+            aria-label="Advanced Search Configuration"
+            title="Advanced Search Configuration"
             onClick={() => setDialog({ opened: true, shown: true })}
             onPointerEnter={() => void loadModal()}
             onFocus={() => void loadModal()}
           >
-            Advanced Search Configuration
+            <span className="d-sm-none">Advanced</span>
+            <span className="d-none d-sm-inline">Advanced Search Configuration</span>
           </Button>
         </InputGroup>
         {problem !== null && <p className="text-danger mt-1 mb-0 validation-message">{problem}</p>}

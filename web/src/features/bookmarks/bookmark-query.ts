@@ -1,18 +1,20 @@
-import { type BookmarkGroup, BookmarkQuerySpec, type BookmarkSearchField } from '../../../../contract/bookmarks.ts';
+import { z } from 'zod';
+import { BOOKMARK_SEARCH_FIELDS, type BookmarkGroup, BookmarkQuerySpec } from '../../../../contract/bookmarks.ts';
 import { describeIssue } from '../../../../contract/field-labels.ts';
 
 /** What the search page and its dialog hold, before it becomes a query spec. */
-export type QueryForm = {
-  keyWords: string;
-  fields?: BookmarkSearchField[] | undefined;
-  hosts?: string[] | undefined;
-  tags?: string[] | undefined;
+export const QueryForm = z.object({
+  keyWords: z.string(),
+  fields: z.array(z.enum(BOOKMARK_SEARCH_FIELDS)).optional(),
+  hosts: z.array(z.string()).optional(),
+  tags: z.array(z.string()).optional(),
   /** datetime-local values: the reader's own time, no zone. */
-  createStart: string;
-  createEnd: string;
-  updateStart: string;
-  updateEnd: string;
-};
+  createStart: z.string(),
+  createEnd: z.string(),
+  updateStart: z.string(),
+  updateEnd: z.string(),
+});
+export type QueryForm = z.infer<typeof QueryForm>;
 
 export const EMPTY_QUERY: QueryForm = { keyWords: '', createStart: '', createEnd: '', updateStart: '', updateEnd: '' };
 

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { screenChanged } from '../../lib/screen-changed.ts';
 import type { Bookmark } from '../../../../contract/bookmarks.ts';
-import { bookmarkLoaded, bookmarkSlice, bookmarksRemoved, cleared, errorReported, pageAdded, pageLoaded } from './bookmarks.slice.ts';
+import { EMPTY_QUERY } from './bookmark-query.ts';
+import {
+  bookmarkLoaded,
+  bookmarkSlice,
+  bookmarksRemoved,
+  BookmarkState,
+  cleared,
+  errorReported,
+  pageAdded,
+  pageLoaded,
+  queryFormChanged,
+  querySearched,
+  searchEntered,
+} from './bookmarks.slice.ts';
 
 const reduce = bookmarkSlice.reducer;
 const aBookmark = (id: number, fields: Partial<Bookmark> = {}): Bookmark => ({
@@ -19,6 +32,7 @@ const page = (ids: number[], pageCursor: string | null) => ({
   host_groups: [{ key: 'example.org', doc_count: ids.length }],
   tag_groups: [],
   total: 40,
+  shown: 'list []',
 });
 
 describe('bookmark slice', () => {
@@ -64,6 +78,22 @@ describe('bookmark slice', () => {
     expect(state.bookmarks.map((bookmark) => bookmark.id)).toEqual([3]);
     expect(state.total).toBe(38);
     expect(state.curBookmark).toBeNull();
+  });
+
+  it('keeps the search form and the search asked for, until the search page is opened afresh', () => {
+    const form = { ...EMPTY_QUERY, keyWords: 'garden', hosts: ['example.org'] };
+    let state = reduce(undefined, queryFormChanged(form));
+    state = reduce(state, querySearched(form));
+    state = reduce(state, pageLoaded(page([2, 1], 'c')));
+    expect(state.query).toEqual({ form, searched: form });
+
+    state = reduce(state, searchEntered());
+    expect(state).toMatchObject({ bookmarks: [], pageCursor: null, total: null, shown: null, query: { form: EMPTY_QUERY, searched: null } });
+  });
+
+  it('reads a state saved before the search form was kept', () => {
+    const { shown: _shown, query: _query, ...older } = reduce(undefined, pageLoaded(page([1], null)));
+    expect(BookmarkState.parse(older)).toMatchObject({ shown: null, query: { form: EMPTY_QUERY, searched: null } });
   });
 });
 

@@ -3,6 +3,12 @@ import { useDispatch } from 'react-redux';
 import { z } from 'zod';
 import { Bookmark, BookmarkGroup } from '../../../../contract/bookmarks.ts';
 import { screenChanged } from '../../lib/screen-changed.ts';
+import { EMPTY_QUERY, QueryForm } from './bookmark-query.ts';
+
+/** The search page's form, and the form of the search whose results were last asked for. */
+export const QueryState = z.object({ form: QueryForm, searched: QueryForm.nullable() });
+export type QueryState = z.infer<typeof QueryState>;
+const NO_QUERY: QueryState = { form: EMPTY_QUERY, searched: null };
 
 /** The bookmark state (spec §3). */
 export const BookmarkState = z.object({
@@ -19,6 +25,12 @@ export const BookmarkState = z.object({
   /** How many bookmarks the last list or search matched in all (its reply's `total`); null before one. */
   total: z.number().int().nonnegative().nullable().default(null),
   operationError: z.string().nullable(),
+  /**
+   * What the loaded bookmarks answer (`listKey` or `searchKey`), so that Back to the page that
+   * loaded them shows them as they were, more pages and all, instead of loading them again.
+   */
+  shown: z.string().nullable().default(null),
+  query: QueryState.default(NO_QUERY),
 });
 export type BookmarkState = z.infer<typeof BookmarkState>;
 
@@ -31,9 +43,20 @@ const initialState: BookmarkState = {
   tag_groups: [],
   total: null,
   operationError: null,
+  shown: null,
+  query: NO_QUERY,
 };
 
-export type BookmarkPageLoaded = Pick<BookmarkState, 'bookmarks' | 'pageCursor' | 'host_groups' | 'tag_groups' | 'total'>;
+export type BookmarkPageLoaded = Pick<BookmarkState, 'bookmarks' | 'pageCursor' | 'host_groups' | 'tag_groups' | 'total' | 'shown'>;
+
+function clearResults(state: BookmarkState) {
+  state.bookmarks = [];
+  state.pageCursor = null;
+  state.host_groups = [];
+  state.tag_groups = [];
+  state.total = null;
+  state.shown = null;
+}
 
 /** Spec §4 Bookmarks; every successful action clears the operation error, and so does another screen. */
 export const bookmarkSlice = createSlice({
@@ -76,12 +99,18 @@ export const bookmarkSlice = createSlice({
       state.pageSize = action.payload;
     },
     /** Clear: the list, its cursor and the groups. */
-    cleared(state) {
-      state.bookmarks = [];
-      state.pageCursor = null;
-      state.host_groups = [];
-      state.tag_groups = [];
-      state.total = null;
+    cleared: clearResults,
+    /** The search page opened afresh: the spec's "The list is cleared on entering", and the form too. */
+    searchEntered(state) {
+      clearResults(state);
+      state.query = NO_QUERY;
+    },
+    queryFormChanged(state, action: PayloadAction<QueryForm>) {
+      state.query.form = action.payload;
+    },
+    /** A search asked for: its form is kept for Get More and for a return to the page. */
+    querySearched(state, action: PayloadAction<QueryForm>) {
+      state.query.searched = action.payload;
     },
     /** Spec §8: prefixed with the local time of day in square brackets. */
     errorReported: {
@@ -98,8 +127,19 @@ export const bookmarkSlice = createSlice({
   },
 });
 
-export const { pageLoaded, pageAdded, bookmarkLoaded, bookmarksRemoved, bookmarkForgotten, pageSizeSet, cleared, errorReported } =
-  bookmarkSlice.actions;
+export const {
+  pageLoaded,
+  pageAdded,
+  bookmarkLoaded,
+  bookmarksRemoved,
+  bookmarkForgotten,
+  pageSizeSet,
+  cleared,
+  searchEntered,
+  queryFormChanged,
+  querySearched,
+  errorReported,
+} = bookmarkSlice.actions;
 
 /** The part of the root state the bookmark screens read. */
 export interface BookmarksRootState {

@@ -1,11 +1,12 @@
 import { configureStore } from '@reduxjs/toolkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
-import type { Bookmark, BookmarkSearchResult } from '../../../../contract/bookmarks.ts';
+import { type Bookmark, type BookmarkPage, type BookmarkSearchResult, NO_MORE_RESULTS } from '../../../../contract/bookmarks.ts';
 import { ApiError } from '../../api/api-error.ts';
 import type { HttpClient, RequestOptions } from '../../api/http-client.ts';
-import { bookmarkSlice } from './bookmarks.slice.ts';
-import { createAndIndex, deleteBookmarks, saveBookmark, searchPage, tagBookmarks } from './bookmarks.thunks.ts';
+import { EMPTY_QUERY } from './bookmark-query.ts';
+import { bookmarkSlice, querySearched } from './bookmarks.slice.ts';
+import { createAndIndex, deleteBookmarks, openList, resumeSearch, saveBookmark, searchPage, tagBookmarks } from './bookmarks.thunks.ts';
 
 const aBookmark = (id: number): Bookmark => ({
   id,
@@ -24,7 +25,11 @@ function fakeApi(total: number) {
     calls.push(`${options.method ?? 'GET'} ${path}`);
     const url = new URL(path, 'http://localhost');
     let reply: unknown;
-    if (url.pathname === '/bookmarks/bulk') {
+    if (url.pathname === '/bookmarks/' && options.method === undefined) {
+      const size = Number(url.searchParams.get('pageSize'));
+      const ids = Array.from({ length: Math.min(size, total) }, (_, at) => at + 1);
+      reply = { items: ids.map(aBookmark), total, cursor: size < total ? String(size) : NO_MORE_RESULTS, host_groups: [], tag_groups: [] } satisfies BookmarkPage;
+    } else if (url.pathname === '/bookmarks/bulk') {
       reply = { count: (options.body as { ids: number[] }).ids.length };
     } else if (url.pathname === '/api/bookmarks/query') {
       const from = Number(url.searchParams.get('from') ?? 0);
@@ -104,5 +109,49 @@ describe('bookmark thunks', () => {
     expect(store.getState().bookmark.bookmarks.map((bookmark) => bookmark.id)).toEqual([1, 3]);
     expect(store.getState().bookmark.total).toBe(9);
     expect(api.calls.slice(1)).toEqual(['DELETE /bookmarks/2', 'POST /bookmarks/bulk', 'POST /bookmarks/bulk']);
+  });
+
+  it('keeps the list on a return to it, and loads it on an opening or when the bookmarks loaded are another list’s', async () => {
+    const api = fakeApi(12);
+    const store = newStore();
+    await store.dispatch(openList(api.client, {}, false));
+    await store.dispatch(openList(api.client, {}, true));
+    expect(api.calls).toEqual(['GET /bookmarks/?pageSize=5']);
+
+    await store.dispatch(openList(api.client, {}, false));
+    await store.dispatch(openList(api.client, { tag: 'news' }, true));
+    await store.dispatch(searchPage(api.client, { key_words: ['a'] }));
+    await store.dispatch(openList(api.client, { tag: 'news' }, true));
+    expect(api.calls.filter((call) => call.startsWith('GET'))).toEqual([
+      'GET /bookmarks/?pageSize=5',
+      'GET /bookmarks/?pageSize=5',
+      'GET /bookmarks/?pageSize=5&tag=news',
+      'GET /bookmarks/?pageSize=5&tag=news',
+    ]);
+
+    // Another page size is another list.
+    store.dispatch(bookmarkSlice.actions.pageSizeSet(10));
+    await store.dispatch(openList(api.client, { tag: 'news' }, true));
+    expect(api.calls.at(-1)).toBe('GET /bookmarks/?pageSize=10&tag=news');
+  });
+
+  it('resumes a search shown again: as it was, or searched again when another list was loaded meanwhile', async () => {
+    const api = fakeApi(12);
+    const store = newStore();
+    await store.dispatch(resumeSearch(api.client));
+    expect(api.calls).toEqual([]);
+
+    const form = { ...EMPTY_QUERY, keyWords: ' garden  notes ' };
+    store.dispatch(querySearched(form));
+    await store.dispatch(searchPage(api.client, { key_words: ['garden', 'notes'] }));
+    await store.dispatch(searchPage(api.client, { key_words: ['garden', 'notes'] }, 5));
+    await store.dispatch(resumeSearch(api.client));
+    expect(api.calls).toHaveLength(2);
+    expect(store.getState().bookmark.bookmarks).toHaveLength(10);
+
+    await store.dispatch(openList(api.client, {}, false));
+    await store.dispatch(resumeSearch(api.client));
+    expect(api.calls.at(-1)).toBe('POST /api/bookmarks/query?size=5');
+    expect(store.getState().bookmark.shown).toBe('search {"key_words":["garden","notes"]}');
   });
 });

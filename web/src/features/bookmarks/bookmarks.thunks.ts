@@ -14,6 +14,7 @@ import {
   searchBookmarks,
   updateBookmark,
 } from './bookmarks.api.ts';
+import { querySpec } from './bookmark-query.ts';
 import {
   bookmarkForgotten,
   bookmarkLoaded,
@@ -30,19 +31,58 @@ export type ListFilter = Omit<ListParams, 'pageSize'>;
 /** Spec §9: 10 when the store has no page size. */
 const pageSizeOf = (state: BookmarksRootState) => state.bookmark.pageSize || 10;
 
+/** What a list's bookmarks answer: its filter and page size (a new size loads the list again). */
+export const listKey = (filter: ListFilter, pageSize: number) =>
+  `list ${JSON.stringify([filter.tag ?? null, filter.start_date ?? null, filter.end_date ?? null, pageSize])}`;
+
+/** What a search's bookmarks answer: its spec (a new page size applies from the next search). */
+export const searchKey = (spec: BookmarkQuerySpec) => `search ${JSON.stringify(spec)}`;
+
 /** The first page replaces the list; with the stored cursor, the next page is appended (spec §4). */
 export function loadBookmarks(client: HttpClient, filter: ListFilter, more = false, signal?: AbortSignal): BookmarksThunk {
   return async (dispatch, getState) => {
     const cursor = getState().bookmark.pageCursor;
     if (more && (cursor === null || cursor === NO_MORE_RESULTS)) return;
+    const pageSize = pageSizeOf(getState());
     try {
-      const page = await fetchBookmarkPage(client, { ...filter, pageSize: pageSizeOf(getState()) }, more ? (cursor ?? undefined) : undefined, signal);
+      const page = await fetchBookmarkPage(client, { ...filter, pageSize }, more ? (cursor ?? undefined) : undefined, signal);
       if (signal?.aborted) return;
-      const loaded = { bookmarks: page.items, pageCursor: page.cursor, host_groups: page.host_groups, tag_groups: page.tag_groups, total: page.total };
+      const loaded = {
+        bookmarks: page.items,
+        pageCursor: page.cursor,
+        host_groups: page.host_groups,
+        tag_groups: page.tag_groups,
+        total: page.total,
+        shown: listKey(filter, pageSize),
+      };
       dispatch(more ? pageAdded(loaded) : pageLoaded(loaded));
     } catch (error) {
       if (!signal?.aborted) dispatch(errorReported(errorMessage(error)));
     }
+  };
+}
+
+/**
+ * The list page's opening: its first page, unless the page is shown again by Back (`returning`)
+ * and the bookmarks loaded are still this list's, which then stay as they were.
+ */
+export function openList(client: HttpClient, filter: ListFilter, returning: boolean, signal?: AbortSignal): BookmarksThunk {
+  return async (dispatch, getState) => {
+    if (returning && getState().bookmark.shown === listKey(filter, pageSizeOf(getState()))) return;
+    await dispatch(loadBookmarks(client, filter, false, signal));
+  };
+}
+
+/**
+ * The search page shown again by Back keeps its form and results; when the bookmarks loaded
+ * meanwhile are another list's, it asks for its search's first page again.
+ */
+export function resumeSearch(client: HttpClient, signal?: AbortSignal): BookmarksThunk {
+  return async (dispatch, getState) => {
+    const { query, shown } = getState().bookmark;
+    const spec = query.searched === null ? null : querySpec(query.searched);
+    if (spec === null || typeof spec === 'string' || shown === searchKey(spec)) return;
+    await dispatch(searchPage(client, spec, undefined, signal));
   };
 }
 
@@ -62,6 +102,7 @@ export function searchPage(client: HttpClient, spec: BookmarkQuerySpec, from?: n
         host_groups: result.host_groups,
         tag_groups: result.tag_groups,
         total: result.total,
+        shown: searchKey(spec),
       };
       dispatch(from === undefined ? pageLoaded(page) : pageAdded(page));
     } catch (error) {

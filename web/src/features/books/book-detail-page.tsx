@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
-import Button from 'react-bootstrap/Button';
 import { useSelector } from 'react-redux';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import type { Book } from '../../../../contract/books.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { BackButton } from '../../components/back-button.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { useRequest } from '../../lib/use-request.ts';
 import { BookComment } from './book-comment.tsx';
@@ -15,7 +15,6 @@ import { openBook } from './books.thunks.ts';
 export function BookDetailPage() {
   const { id = '' } = useParams();
   const location = useLocation();
-  const navigate = useNavigate();
   const client = useApiClient();
   const dispatch = useBooksDispatch();
   const { books, curBook } = useSelector(selectBookSearch);
@@ -38,9 +37,7 @@ export function BookDetailPage() {
   return (
     <section id="book-detail">
       <nav className="d-flex flex-wrap gap-2 mb-3" aria-label="Book navigation">
-        <Button variant="outline-secondary" onClick={() => void navigate(-1)}>
-          Back
-        </Button>
+        <BackButton list="/book" />
         <Link className="btn btn-outline-secondary" to="/">
           Book List
         </Link>
@@ -48,6 +45,7 @@ export function BookDetailPage() {
         {next !== null && <NeighbourLink direction="next" id={next} current={id} books={books} />}
       </nav>
       {book !== null && <BookDetails book={book} />}
+      {book === null && <h1 className="h3">Book</h1>}
       {book === null && error !== null && <Alert variant="danger">{error}</Alert>}
       {book === null && error === null && <LoadingSpinner />}
     </section>

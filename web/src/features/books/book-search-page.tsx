@@ -62,6 +62,7 @@ export function BookSearchPage() {
 
   return (
     <section id="book-search">
+      <h1 className="h4 mb-3">Books</h1>
       <div className="d-flex flex-wrap gap-2 align-items-start mb-3">
         <Form role="search" onSubmit={submit} className="flex-grow-1">
           <InputGroup>

@@ -1,15 +1,20 @@
-import { useMemo, useState, type ChangeEvent } from 'react';
+import { useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Form from 'react-bootstrap/Form';
 import { useDispatch } from 'react-redux';
+import Select, { type SingleValue } from 'react-select';
 import { errorMessage } from '../../api/api-error.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { EmotionStyles } from '../../components/emotion-styles.tsx';
 import { profileReceived } from '../auth/auth.slice.ts';
 import { updateTimezone } from './profile.api.ts';
-import { timeZoneOptions } from './time-zone-options.ts';
+import { matchesTimeZone, type TimeZoneOption, timeZoneOptions } from './time-zone-options.ts';
 
 const knownZones = Intl.supportedValuesOf('timeZone');
 
+const noOptionsMessage = () => 'No such timezone';
+
+/** The profile's timezone: a select that filters its 400-odd zones as the user types. */
 export function TimezoneSelect({ timezone }: { timezone: string | null }) {
   const client = useApiClient();
   const dispatch = useDispatch();
@@ -17,13 +22,14 @@ export function TimezoneSelect({ timezone }: { timezone: string | null }) {
   const [error, setError] = useState<string | null>(null);
   const shown = saving ?? timezone;
   const options = useMemo(() => timeZoneOptions(knownZones, shown), [shown]);
+  const chosen = options.find((option) => option.value === shown) ?? null;
 
-  async function change(event: ChangeEvent<HTMLSelectElement>) {
-    const zone = event.target.value;
-    setSaving(zone);
+  async function change(option: SingleValue<TimeZoneOption>) {
+    if (option === null || option.value === shown) return;
+    setSaving(option.value);
     setError(null);
     try {
-      dispatch(profileReceived(await updateTimezone(client, zone)));
+      dispatch(profileReceived(await updateTimezone(client, option.value)));
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {
@@ -32,20 +38,22 @@ export function TimezoneSelect({ timezone }: { timezone: string | null }) {
   }
 
   return (
-    <Form.Group controlId="timezone" className="mb-3">
-      <Form.Label>Timezone</Form.Label>
-      <Form.Select value={shown ?? ''} disabled={saving !== null} onChange={(event) => void change(event)}>
-        {shown === null && (
-          <option value="" disabled>
-            Choose a timezone
-          </option>
-        )}
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </Form.Select>
+    <Form.Group className="mb-3 timezone-field">
+      <Form.Label htmlFor="timezone">Timezone</Form.Label>
+      <EmotionStyles>
+        <Select<TimeZoneOption, false>
+          inputId="timezone"
+          name="timezone"
+          classNamePrefix="timezone"
+          options={options}
+          value={chosen}
+          isDisabled={saving !== null}
+          onChange={(option) => void change(option)}
+          filterOption={(option, typed) => matchesTimeZone(option.data, typed)}
+          noOptionsMessage={noOptionsMessage}
+          placeholder="Choose a timezone"
+        />
+      </EmotionStyles>
       {error !== null && (
         <Alert variant="danger" className="mt-2">
           {error}

@@ -11,6 +11,7 @@ import { useTasksDispatch } from './tasks.slice.ts';
 import { addTask } from './tasks.thunks.ts';
 import { firstDueProblem, taskValueProblem } from './task-checks.ts';
 import { fromLocalInput } from './task-time.ts';
+import { TaskZoneNote } from './task-zone-note.tsx';
 import { useTaskZone } from './use-task-zone.ts';
 
 type Problems = { name?: string; time?: string };
@@ -49,6 +50,7 @@ export function TaskCreatePage() {
   return (
     <section id="task-create">
       <h1 className="h4 mb-3">New task</h1>
+      <TaskZoneNote />
       <Form noValidate onSubmit={submit}>
         <Form.Group className="mb-3" controlId="task-name">
           <Form.Label>{FIELD_LABELS.name}</Form.Label>

@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import { useSelector } from 'react-redux';
 import { useNavigate, useParams } from 'react-router';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { BackButton } from '../../components/back-button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
@@ -11,6 +12,7 @@ import { selectTasks, useTasksDispatch } from './tasks.slice.ts';
 import { completeCurrentTask, deleteCurrentTask, openTask, saveTaskField } from './tasks.thunks.ts';
 import { TaskHistory } from './task-history.tsx';
 import { TaskFields } from './task-fields.tsx';
+import { TaskZoneNote } from './task-zone-note.tsx';
 import { useTaskZone } from './use-task-zone.ts';
 
 export function TaskDetailPage() {
@@ -45,16 +47,20 @@ export function TaskDetailPage() {
   if (task === null) {
     return (
       <section id="task-detail">
+        <TaskNavigation />
         <OperationError message={operationError} id="task-operation-error" />
-        {busy ? <LoadingSpinner /> : missing === id && <h1 className="h4">{`No task found with id ${id}`}</h1>}
+        <h1 className="h4">{!busy && missing === id ? `No task found with id ${id}` : 'Task'}</h1>
+        {busy && <LoadingSpinner />}
       </section>
     );
   }
 
   return (
     <section id="task-detail">
+      <TaskNavigation />
       <OperationError message={operationError} id="task-operation-error" />
       <h1 className="h4 mb-3">{task.name}</h1>
+      <TaskZoneNote />
       {task.notice_error !== null && (
         <p className="text-danger" id="task-notice-error">
           {task.notice_error}
@@ -82,5 +88,13 @@ export function TaskDetailPage() {
         onCancel={() => setConfirming(false)}
       />
     </section>
+  );
+}
+
+function TaskNavigation() {
+  return (
+    <nav className="d-flex gap-2 mb-3" aria-label="Task navigation">
+      <BackButton list="/task" />
+    </nav>
   );
 }
