@@ -27,11 +27,12 @@ export function BookTags({ tags }: { tags: readonly string[] }) {
 
 /**
  * What Calibre has beyond the spec's book (issue 13), on the detail page: series, tags,
- * languages, rating and every identifier, each row only when the book has it.
+ * languages, rating and the identifiers besides the one shown, each row only when the book has it.
  */
 export function BookCalibreFields({ book }: { book: Book }) {
   const series = seriesLabel(book);
-  const identifiers = Object.entries(book.identifiers);
+  // The chosen one is the spec's identifier line above; the rest are listed here.
+  const identifiers = Object.entries(book.identifiers).filter(([type, value]) => `${type}:${value}` !== book.identifier);
   if (series === null && book.tags.length === 0 && book.languages.length === 0 && book.rating === null && identifiers.length === 0) {
     return null;
   }
@@ -50,7 +51,7 @@ export function BookCalibreFields({ book }: { book: Book }) {
         </Field>
       )}
       {identifiers.length > 0 && (
-        <Field name="Identifiers">
+        <Field name="Other identifiers">
           <ul className="list-unstyled mb-0">
             {identifiers.map(([type, value]) => (
               <li key={type}>{`${type}:${value}`}</li>
