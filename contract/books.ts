@@ -26,6 +26,22 @@ export const CatalogueBook = z.object({
   path: z.string().max(4000),
   /** Every format's file path. */
   formats: z.array(z.string().max(4000)).max(50),
+  /**
+   * What Calibre has beyond the fields of spec §3 (issue 13). Defaults, so that an export written
+   * before they existed still loads: no series, no tags, no languages, no rating, no cover.
+   */
+  series: z.string().max(500).nullable().default(null),
+  /** The book's place in its series (Calibre allows fractions: 1.5); null without a series. */
+  series_index: z.number().min(0).max(100_000).nullable().default(null),
+  tags: z.array(z.string().max(500)).max(500).default([]),
+  /** ISO 639-2 codes as Calibre keeps them (`fra`, `eng`), in Calibre's order. */
+  languages: z.array(z.string().max(20)).max(50).default([]),
+  /** Stars, 0.5 to 5 in halves (Calibre stores twice this); null when not rated. */
+  rating: z.number().min(0.5).max(5).multipleOf(0.5).nullable().default(null),
+  /** Every identifier, `type` (lower case) to value; `identifier` is the one chosen of them. */
+  identifiers: z.record(z.string().min(1).max(100), z.string().max(500)).default({}),
+  /** Whether Calibre has a cover image for the book (`cover.jpg` in its folder). */
+  has_cover: z.boolean().default(false),
 });
 export type CatalogueBook = z.infer<typeof CatalogueBook>;
 

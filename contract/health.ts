@@ -1,7 +1,32 @@
 import { z } from 'zod';
 
+/** The last load of the Calibre library folder (`CALIBRE_LIBRARY`), when one is watched. */
+export const LibraryLoad = z.object({
+  status: z.enum(['ok', 'failed']),
+  /** When the load ended, ISO. */
+  at: z.string(),
+  /** Books loaded (ok) or records refused (error_count); both 0 when the load failed. */
+  count: z.number().int().nonnegative(),
+  error_count: z.number().int().nonnegative(),
+  /** Why the load failed; the catalogue stayed as it was. Null when it succeeded. */
+  error: z.string().nullable(),
+});
+export type LibraryLoad = z.infer<typeof LibraryLoad>;
+
+export const LibraryStatus = z.object({
+  /** A load is under way. */
+  loading: z.boolean(),
+  /** The last load that ended, ok or failed; null until the first one ends. */
+  last_load: LibraryLoad.nullable(),
+  /** When the catalogue was last loaded from the library, ISO; null until it has been. */
+  last_success_at: z.string().nullable(),
+});
+export type LibraryStatus = z.infer<typeof LibraryStatus>;
+
 export const HealthReply = z.object({
   status: z.literal('ok'),
   storage: z.enum(['sqlite', 'postgres']),
+  /** Only when the catalogue follows a Calibre library folder. */
+  library: LibraryStatus.optional(),
 });
 export type HealthReply = z.infer<typeof HealthReply>;

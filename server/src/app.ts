@@ -92,7 +92,7 @@ export async function buildApp({
   const apiPaths = createApiPaths();
   await app.register(async (api) => {
     apiPaths.learnFrom(api);
-    await api.register(healthRoutes, { storage });
+    await api.register(healthRoutes, { storage, library: services.library });
     await api.register(authRoutes, { auth: services.auth, accounts: services.accounts, config });
     await api.register(oidcRoutes, { oidc: services.oidc, config });
     await api.register(async (signedIn) => {

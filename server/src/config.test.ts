@@ -81,6 +81,16 @@ describe('configuration from the environment', () => {
     expect(message).toContain('ADMIN_EMAILS="a@b.c,nope": expected a comma-separated list of e-mail addresses');
   });
 
+  it('takes a Calibre library folder that holds metadata.db, and stops at one that does not', () => {
+    const library = path.join(import.meta.dirname, 'books/fixtures/library');
+    expect(loadConfig({ CALIBRE_LIBRARY: library }).calibreLibrary).toBe(library);
+    expect(loadConfig({}).calibreLibrary).toBeUndefined();
+    const empty = path.join(import.meta.dirname, 'books/fixtures/not-catalogues');
+    expect(() => loadConfig({ CALIBRE_LIBRARY: empty })).toThrow(
+      `CALIBRE_LIBRARY=${JSON.stringify(empty)}: expected the folder of a Calibre library, the one holding metadata.db (there is no ${empty}/metadata.db)`,
+    );
+  });
+
   it('refuses half a Google configuration', () => {
     expect(() => loadConfig({ GOOGLE_CLIENT_ID: 'id' })).toThrow(/GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET/);
   });

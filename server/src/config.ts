@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -49,6 +50,18 @@ const Environment = z.object({
     .regex(/^smtps?:\/\/[^/]+/, 'expected smtp://user:password@host:587 or smtps://user:password@host:465')
     .optional(),
   MAIL_FROM: z.string().min(3).max(300).default('Organiser <organiser@localhost>'),
+  CALIBRE_LIBRARY: z
+    .string()
+    .transform((value, context) => {
+      const folder = path.resolve(value);
+      if (fs.existsSync(path.join(folder, 'metadata.db'))) return folder;
+      context.addIssue({
+        code: 'custom',
+        message: `expected the folder of a Calibre library, the one holding metadata.db (there is no ${path.join(folder, 'metadata.db')})`,
+      });
+      return z.NEVER;
+    })
+    .optional(),
 });
 
 /** The typed configuration the server runs with; its type is this schema's output. */
@@ -85,6 +98,8 @@ const ConfigSchema = Environment.superRefine((e, context) => {
   /** Where mail goes; without it, it is kept in the outbox (`DATA_DIR/outbox`). */
   smtpUrl: e.SMTP_URL,
   mailFrom: e.MAIL_FROM,
+  /** The Calibre library folder the catalogue follows (books/library/), absolute; none by default. */
+  calibreLibrary: e.CALIBRE_LIBRARY,
 }));
 
 export type Config = z.output<typeof ConfigSchema>;

@@ -20,6 +20,7 @@ import { createBookmarksStore } from './bookmarks/bookmarks.store.ts';
 import { createBooksService } from './books/books.service.ts';
 import { createPostgresCatalogue } from './books/books.search.postgres.ts';
 import { createSqliteCatalogue } from './books/books.search.sqlite.ts';
+import { createLibraryWatcher } from './books/library/library.watcher.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createMailer } from './mail/mailer.ts';
@@ -117,11 +118,14 @@ export async function createServices(options: ServicesOptions) {
   });
   const calendarTokens = createCalendarTokens(db, clock);
   const bookmarks = createBookmarksService({ store: createBookmarksStore(db), index: bookmarkIndex, clock });
-  const books = createBooksService({ catalogue, tmpDir: path.join(config.dataDir, 'tmp') });
+  const tmpDir = path.join(config.dataDir, 'tmp');
+  const books = createBooksService({ catalogue, tmpDir });
+  const library = config.calibreLibrary ? createLibraryWatcher({ folder: config.calibreLibrary, books, tmpDir, clock, log }) : null;
 
   const jobs: Job[] = [
     { name: 'notice scheduler', start: noticeScheduler.start, stop: noticeScheduler.stop },
     sessionPruningJob(auth, log),
+    ...(library ? [library] : []),
   ];
   return {
     authenticator: createAuthenticator({ tokens, revocations, booksKey: config.booksApiKey, calendarTokens }),
@@ -133,6 +137,8 @@ export async function createServices(options: ServicesOptions) {
     tasks,
     bookmarks,
     books,
+    /** The Calibre library folder's watcher, when `CALIBRE_LIBRARY` is set. */
+    library,
     jobs,
     async close(): Promise<void> {
       for (const job of jobs) await job.stop();

@@ -26,7 +26,14 @@ export const STORED_COLUMNS = {
   format_mask: 'int',
   title_words: 'int',
   identifier_key: 'text',
-} as const satisfies Record<keyof StoredBook, 'text' | 'bigint' | 'int'>;
+  series: 'text',
+  series_index: 'float8',
+  tags: 'text',
+  languages: 'text',
+  rating: 'float8',
+  identifiers: 'text',
+  has_cover: 'int',
+} as const satisfies Record<keyof StoredBook, 'text' | 'bigint' | 'int' | 'float8'>;
 
 export type StoredColumn = keyof typeof STORED_COLUMNS;
 export const STORED_COLUMN_NAMES = Object.keys(STORED_COLUMNS) as StoredColumn[];
@@ -37,8 +44,10 @@ type SearchColumn = 'title_words' | 'identifier_key';
 /** The row a book is read from: times as epoch milliseconds, formats as JSON. */
 export type BookRow = Omit<StoredBook, SearchColumn>;
 
+export type BookColumn = Exclude<StoredColumn, SearchColumn>;
+
 export const BOOK_COLUMNS = STORED_COLUMN_NAMES.filter(
-  (column): column is Exclude<StoredColumn, SearchColumn> => column !== 'title_words' && column !== 'identifier_key',
+  (column): column is BookColumn => column !== 'title_words' && column !== 'identifier_key',
 );
 
 /** A book's formats as bits, so that the format filter is one integer test on either database. */
@@ -81,9 +90,20 @@ export function storedRow(book: CatalogueBook): StoredBook {
     format_mask: formatMask(book.formats),
     title_words: titleWords(book),
     identifier_key: identifierKey(book.identifier),
+    series: book.series,
+    series_index: book.series_index,
+    tags: JSON.stringify(book.tags),
+    languages: JSON.stringify(book.languages),
+    rating: book.rating,
+    identifiers: JSON.stringify(book.identifiers),
+    has_cover: book.has_cover ? 1 : 0,
   };
 }
 
+/**
+ * A stored book as the contract's book. Calibre's further fields (migration 0013) may be absent
+ * from a row that an earlier migration reads: they are then the book's defaults.
+ */
 export function fromRow(row: BookRow): CatalogueBook {
   return {
     id: row.id,
@@ -97,5 +117,12 @@ export function fromRow(row: BookRow): CatalogueBook {
     comment: row.comment,
     path: row.path,
     formats: JSON.parse(row.formats) as string[],
+    series: row.series ?? null,
+    series_index: row.series_index == null ? null : Number(row.series_index),
+    tags: JSON.parse(row.tags ?? '[]') as string[],
+    languages: JSON.parse(row.languages ?? '[]') as string[],
+    rating: row.rating == null ? null : Number(row.rating),
+    identifiers: JSON.parse(row.identifiers ?? '{}') as Record<string, string>,
+    has_cover: Number(row.has_cover) === 1,
   };
 }

@@ -5,7 +5,7 @@ import type { Database } from '../storage/schema.ts';
 import { BOOK_FORMATS } from '../../../contract/books.ts';
 import { htmlText, keyWords, searchTerms } from '../search/search-text.ts';
 import { settingDelete, settingsStore, settingWrite } from '../storage/settings.store.ts';
-import { BOOK_COLUMNS, type BookRow, fromRow } from './book-row.ts';
+import { BOOK_COLUMNS, type BookColumn, type BookRow, fromRow } from './book-row.ts';
 
 /**
  * One catalogue per installation, behind one interface with an implementation per database. The
@@ -89,13 +89,19 @@ export const formatFilter = (format: CatalogueQuery['format'], column: 'format_m
 /**
  * The text each search field indexes: the comment without its markup, every file path of the
  * book below its library folder. Each engine then reduces it to words (see search-text.ts).
+ *
+ * Tags and series are words of the comment field, the text about the book: the four fields of the
+ * spec's search settings stay as they are, and a search of all of them finds a book by its tags and
+ * series (issue 13). Both engines index the comment field apart from titles and authors, so these
+ * words cost nothing to the default title search.
  */
 export function indexedText(book: CatalogueBook): Record<BookSearchField, string> {
   const files = book.formats.length > 0 ? book.formats : [book.path];
+  const about = [book.comment ? htmlText(book.comment) : '', ...book.tags, book.series ?? ''];
   return {
     title: book.title,
     author: book.author,
-    comment: book.comment ? htmlText(book.comment) : '',
+    comment: about.filter(Boolean).join(' '),
     file_path: files.map((file) => pathInLibrary(file, book.id)).join(' '),
   };
 }
@@ -135,17 +141,25 @@ export function typedIdentifier(keys: string): string {
 export const ranksTitleMatchesFirst = (query: Pick<CatalogueQuery, 'fields'>) =>
   query.fields.includes('title') && !(query.fields.length === 1 && query.fields[0] === 'title');
 
-/** Every stored book in catalogue order, a page of rows at a time (for the export and re-indexing). */
-export async function* bookPages(db: Kysely<Database>, size: number): AsyncIterable<Array<BookRow & { seq: number }>> {
+/**
+ * Every stored book in catalogue order, a page of rows at a time (for the export and re-indexing).
+ * A migration names the columns that existed when it was written (`columns`); the others read as
+ * their defaults (see `fromRow`).
+ */
+export async function* bookPages(
+  db: Kysely<Database>,
+  size: number,
+  columns: readonly BookColumn[] = BOOK_COLUMNS,
+): AsyncIterable<Array<BookRow & { seq: number }>> {
   for (let after = 0; ; ) {
     const page = await db
       .selectFrom('books')
-      .select(['seq', ...BOOK_COLUMNS])
+      .select(['seq', ...columns])
       .where('seq', '>', after)
       .orderBy('seq')
       .limit(size)
       .execute();
-    if (page.length > 0) yield page;
+    if (page.length > 0) yield page as Array<BookRow & { seq: number }>;
     if (page.length < size) return;
     after = page[page.length - 1]!.seq;
   }

@@ -4,7 +4,7 @@ import { type Book, type BookQuery, BookResults, type CatalogueBook, type IndexU
 import { notFound } from '../errors.ts';
 import { type Catalogue, type CatalogueQuery, catalogueQuery } from './books.search.ts';
 import { readIndexFile } from './import/read-index-file.ts';
-import { unreadable } from './import/parsed-record.ts';
+import { type ParsedRecord, unreadable } from './import/parsed-record.ts';
 
 const REPORTED_ERRORS = 100;
 /** Replies remembered, by their size in bytes. */
@@ -51,32 +51,42 @@ export function createBooksService({ catalogue, tmpDir }: { catalogue: Catalogue
       return catalogue.all();
     },
 
-    /**
-     * Loads an index file in one transaction; a file that cannot be read throws and changes
-     * nothing. So does a file without a single book: whatever it is, it is not a catalogue, and
-     * with `replace` it would empty the real one.
-     */
-    async load(mode: 'update' | 'replace', file: Readable): Promise<IndexUploadReply> {
-      return catalogue.load(mode, async (write) => {
-        const reply: IndexUploadReply = { total_count: 0, error_count: 0, errors: [] };
-        let firstError = '';
-        for await (const record of readIndexFile(file, tmpDir)) {
-          reply.total_count++;
-          if ('book' in record) {
-            await write(record.book);
-          } else {
-            reply.error_count++;
-            firstError ||= `line ${record.line}: ${record.error}`;
-            if (reply.errors.length < REPORTED_ERRORS) reply.errors.push({ line: record.line, message: record.error });
-          }
-        }
-        if (reply.total_count === 0) throw unreadable('it holds no book records');
-        if (reply.error_count === reply.total_count) {
-          throw unreadable(`none of its ${reply.total_count} records is a book (${firstError})`);
-        }
-        return reply;
-      });
+    /** Loads an uploaded index file, whichever kind it is (see `loadRecords`). */
+    load(mode: 'update' | 'replace', file: Readable): Promise<IndexUploadReply> {
+      return loadRecords(mode, readIndexFile(file, tmpDir));
     },
+
+    loadRecords,
   };
+
+  /**
+   * Loads the records of an index file or a library in one transaction; a file that cannot be read
+   * throws and changes nothing. So does a file without a single book: whatever it is, it is not a
+   * catalogue, and with `replace` it would empty the real one.
+   */
+  async function loadRecords(
+    mode: 'update' | 'replace',
+    records: AsyncIterable<ParsedRecord> | Iterable<ParsedRecord>,
+  ): Promise<IndexUploadReply> {
+    return catalogue.load(mode, async (write) => {
+      const reply: IndexUploadReply = { total_count: 0, error_count: 0, errors: [] };
+      let firstError = '';
+      for await (const record of records) {
+        reply.total_count++;
+        if ('book' in record) {
+          await write(record.book);
+        } else {
+          reply.error_count++;
+          firstError ||= `line ${record.line}: ${record.error}`;
+          if (reply.errors.length < REPORTED_ERRORS) reply.errors.push({ line: record.line, message: record.error });
+        }
+      }
+      if (reply.total_count === 0) throw unreadable('it holds no book records');
+      if (reply.error_count === reply.total_count) {
+        throw unreadable(`none of its ${reply.total_count} records is a book (${firstError})`);
+      }
+      return reply;
+    });
+  }
 }
 export type BooksService = ReturnType<typeof createBooksService>;

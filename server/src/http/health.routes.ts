@@ -4,15 +4,18 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { HealthReply } from '../../../contract/health.ts';
 import { AppError } from '../errors.ts';
+import type { LibraryWatcher } from '../books/library/library.watcher.ts';
 import type { Storage } from '../storage/database.ts';
 
-export const healthRoutes: FastifyPluginAsync<{ storage: Storage }> = async (app, { storage }) => {
+type Options = { storage: Storage; library: Pick<LibraryWatcher, 'status'> | null };
+
+export const healthRoutes: FastifyPluginAsync<Options> = async (app, { storage, library }) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/health',
     {
       schema: {
         tags: ['health'],
-        summary: 'Liveness and storage readiness',
+        summary: 'Liveness and storage readiness, and the last load of the Calibre library folder when one is watched',
         response: { 200: HealthReply, 503: ErrorReply },
       },
     },
@@ -23,7 +26,7 @@ export const healthRoutes: FastifyPluginAsync<{ storage: Storage }> = async (app
         request.log.error({ err: error }, 'storage is not answering');
         throw new AppError(503, 'Storage is not answering');
       }
-      return { status: 'ok' as const, storage: storage.dialect };
+      return { status: 'ok' as const, storage: storage.dialect, ...(library ? { library: library.status() } : {}) };
     },
   );
 };

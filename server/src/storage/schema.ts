@@ -74,6 +74,15 @@ export interface BooksTable {
   title_words: number;
   /** The identifier as a search matches it whole (books/book-row.ts). */
   identifier_key: string;
+  series: string | null;
+  series_index: number | null;
+  /** JSON lists of strings. */
+  tags: string;
+  languages: string;
+  rating: number | null;
+  /** JSON object, type to value. */
+  identifiers: string;
+  has_cover: number;
 }
 
 /** A provider account (auth/oidc/) linked to a user: found by issuer and subject at every sign-in. */

@@ -1,6 +1,15 @@
 import { pipeline, type Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import { calibreDate, calibreTimestamp, chooseIdentifier, identifierList } from './calibre-mapping.ts';
+import {
+  calibreDate,
+  calibreSeries,
+  calibreStars,
+  calibreTimestamp,
+  chooseIdentifier,
+  commaList,
+  identifierList,
+  identifierRecord,
+} from './calibre-mapping.ts';
 import { checked, MAX_RECORD_BYTES, type ParsedRecord, recordTooLarge, unreadable } from './parsed-record.ts';
 
 /**
@@ -12,15 +21,13 @@ type CalibreCsvRow = Record<string, string | undefined>;
 const REQUIRED_COLUMNS = ['id', 'title', 'authors'];
 
 export function fromCalibreCsv(row: CalibreCsvRow) {
-  const formats = (row.formats ?? '')
-    .split(',')
-    .map((format) => format.trim().toLowerCase())
-    .filter(Boolean);
+  const formats = commaList(row.formats).map((format) => format.toLowerCase());
+  const identifiers = identifierList(row.identifiers);
   return {
     id: row.id?.trim() ?? '',
     title: row.title ?? '',
     author: row.authors ?? '',
-    identifier: chooseIdentifier(identifierList(row.identifiers)),
+    identifier: chooseIdentifier(identifiers),
     publish_date: calibreDate(row.pubdate),
     publisher: row.publisher ?? '',
     created: calibreTimestamp(row.timestamp),
@@ -28,6 +35,12 @@ export function fromCalibreCsv(row: CalibreCsvRow) {
     comment: row.comments?.trim() ? row.comments.trim() : null,
     path: formats.includes('epub') ? 'epub' : (formats[0] ?? ''),
     formats,
+    ...calibreSeries(row.series, row.series_index),
+    tags: commaList(row.tags),
+    languages: commaList(row.languages),
+    rating: calibreStars(row.rating, 'stars'),
+    identifiers: identifierRecord(identifiers),
+    has_cover: Boolean(row.cover?.trim()),
   };
 }
 

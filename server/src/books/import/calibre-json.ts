@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { calibreDate, calibreTimestamp, chooseIdentifier, joinAuthors, mainPath } from './calibre-mapping.ts';
+import { calibreDate, calibreSeries, calibreStars, calibreTimestamp, chooseIdentifier, identifierRecord, joinAuthors, mainPath } from './calibre-mapping.ts';
 import { jsonArrayElements } from './json-array-elements.ts';
 import { checked, type ParsedRecord, unreadable } from './parsed-record.ts';
 
@@ -15,15 +15,24 @@ type CalibreJsonBook = {
   last_modified?: string;
   comments?: string;
   formats?: string[];
+  cover?: string;
+  tags?: string[];
+  series?: string;
+  series_index?: number;
+  rating?: number;
+  languages?: string[];
 };
 
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item) => typeof item === 'string') : []);
+
 export function fromCalibreJson(record: CalibreJsonBook) {
-  const formats = Array.isArray(record.formats) ? record.formats.filter((file) => typeof file === 'string') : [];
+  const formats = strings(record.formats);
+  const identifiers = Object.entries(record.identifiers ?? {});
   return {
     id: record.id === undefined ? '' : String(record.id),
     title: record.title ?? '',
     author: joinAuthors(record.authors),
-    identifier: chooseIdentifier(Object.entries(record.identifiers ?? {})),
+    identifier: chooseIdentifier(identifiers),
     publish_date: calibreDate(record.pubdate),
     publisher: record.publisher ?? '',
     created: calibreTimestamp(record.timestamp),
@@ -31,6 +40,12 @@ export function fromCalibreJson(record: CalibreJsonBook) {
     comment: record.comments ?? null,
     path: mainPath(formats),
     formats,
+    ...calibreSeries(record.series, record.series_index),
+    tags: strings(record.tags),
+    languages: strings(record.languages),
+    rating: calibreStars(record.rating, 'tenths'),
+    identifiers: identifierRecord(identifiers),
+    has_cover: typeof record.cover === 'string' && record.cover !== '',
   };
 }
 

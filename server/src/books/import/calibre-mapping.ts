@@ -65,3 +65,36 @@ export function identifierList(value: string | undefined): Array<[type: string, 
       return colon < 0 ? ['', part] : [part.slice(0, colon), part.slice(colon + 1)];
     });
 }
+
+/** Every identifier as `type` (lower case) to value, sorted by type; empty ones left out. */
+export function identifierRecord(identifiers: Array<[type: string, value: string]>): Record<string, string> {
+  const usable = identifiers
+    .filter(([type, value]) => type && value)
+    .map(([type, value]): [string, string] => [type.toLowerCase(), value]);
+  return Object.fromEntries(usable.toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * A rating in stars, to the half. Calibre stores 0–10 (the JSON and metadata.db give that) and its
+ * CSV and XML catalogues write stars; 0 is Calibre's "not rated".
+ */
+export function calibreStars(value: number | string | null | undefined, scale: 'tenths' | 'stars'): number | null {
+  const number = typeof value === 'string' ? (value.trim() === '' ? Number.NaN : Number(value)) : (value ?? Number.NaN);
+  if (!Number.isFinite(number) || number <= 0) return null;
+  const stars = Math.round((scale === 'tenths' ? number / 2 : number) * 2) / 2;
+  return Math.min(5, Math.max(0.5, stars));
+}
+
+/** The series and the book's place in it; Calibre writes an index (1.0) even without a series. */
+export function calibreSeries(name: string | null | undefined, index: number | string | null | undefined) {
+  const series = name?.trim() || null;
+  const place = typeof index === 'string' ? Number(index) : index;
+  return { series, series_index: series && typeof place === 'number' && Number.isFinite(place) ? place : null };
+}
+
+/** The `a, b` lists of the CSV catalogue (tags, languages). */
+export const commaList = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);

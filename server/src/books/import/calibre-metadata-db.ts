@@ -1,5 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
-import { calibreDate, calibreTimestamp, chooseIdentifier, mainPath } from './calibre-mapping.ts';
+import { calibreDate, calibreSeries, calibreStars, calibreTimestamp, chooseIdentifier, identifierRecord, mainPath } from './calibre-mapping.ts';
 import { checked, type ParsedRecord, unreadable } from './parsed-record.ts';
 
 type BookRow = {
@@ -9,6 +9,8 @@ type BookRow = {
   timestamp: string | null;
   pubdate: string | null;
   last_modified: string | null;
+  has_cover: number;
+  series_index: number | null;
 };
 
 /**
@@ -33,21 +35,29 @@ export function* parseCalibreMetadataDb(file: string): Generator<ParsedRecord> {
     const comment = db.prepare('select text from comments where book = ?');
     const identifiers = db.prepare('select type, val from identifiers where book = ? order by id');
     const files = db.prepare('select format, name from data where book = ? order by id');
+    // Calibre reads each list in its link table's order.
+    const tags = db.prepare('select t.name from books_tags_link l join tags t on t.id = l.tag where l.book = ? order by l.id');
+    const series = db.prepare('select s.name from books_series_link l join series s on s.id = l.series where l.book = ?');
+    const rating = db.prepare('select r.rating from books_ratings_link l join ratings r on r.id = l.rating where l.book = ?');
+    const languages = db.prepare(
+      'select g.lang_code from books_languages_link l join languages g on g.id = l.lang_code where l.book = ? order by l.item_order, l.id',
+    );
     let line = 0;
-    for (const row of db.prepare('select id, title, path, timestamp, pubdate, last_modified from books order by id').iterate()) {
+    for (const row of db.prepare('select id, title, path, timestamp, pubdate, last_modified, has_cover, series_index from books order by id').iterate()) {
       line++;
       const book = row as BookRow;
       const formats = (files.all(book.id) as Array<{ format: string; name: string }>).map(
         (file) => `${book.path}/${file.name}.${file.format.toLowerCase()}`,
+      );
+      const bookIdentifiers = (identifiers.all(book.id) as Array<{ type: string; val: string }>).map(
+        (identifier): [string, string] => [identifier.type, identifier.val],
       );
       yield checked(line, {
         id: String(book.id),
         title: book.title ?? '',
         // Calibre stores a comma in an author's name as '|'.
         author: (authors.all(book.id) as Array<{ name: string }>).map((author) => author.name.replaceAll('|', ',')).join(' & '),
-        identifier: chooseIdentifier(
-          (identifiers.all(book.id) as Array<{ type: string; val: string }>).map((identifier) => [identifier.type, identifier.val]),
-        ),
+        identifier: chooseIdentifier(bookIdentifiers),
         publish_date: calibreDate(book.pubdate),
         publisher: (publisher.get(book.id) as { name: string } | undefined)?.name ?? '',
         created: calibreTimestamp(book.timestamp),
@@ -55,6 +65,12 @@ export function* parseCalibreMetadataDb(file: string): Generator<ParsedRecord> {
         comment: (comment.get(book.id) as { text: string } | undefined)?.text ?? null,
         path: mainPath(formats),
         formats,
+        ...calibreSeries((series.get(book.id) as { name: string } | undefined)?.name, book.series_index),
+        tags: (tags.all(book.id) as Array<{ name: string }>).map((tag) => tag.name),
+        languages: (languages.all(book.id) as Array<{ lang_code: string }>).map((language) => language.lang_code),
+        rating: calibreStars((rating.get(book.id) as { rating: number | null } | undefined)?.rating, 'tenths'),
+        identifiers: identifierRecord(bookIdentifiers),
+        has_cover: book.has_cover === 1,
       });
     }
   } catch (error) {

@@ -1,7 +1,16 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
-import { calibreDate, calibreTimestamp, chooseIdentifier, identifierList, mainPath } from './calibre-mapping.ts';
+import {
+  calibreDate,
+  calibreSeries,
+  calibreStars,
+  calibreTimestamp,
+  chooseIdentifier,
+  identifierList,
+  identifierRecord,
+  mainPath,
+} from './calibre-mapping.ts';
 import { checked, MAX_RECORD_BYTES, type ParsedRecord, recordTooLarge, unreadable } from './parsed-record.ts';
 
 const XML_SLICE_BYTES = 16 * 1024;
@@ -12,15 +21,19 @@ type XmlRecord = {
   fields: Map<string, string>;
   authors: string[];
   formats: string[];
+  tags: string[];
+  languages: string[];
+  seriesIndex: string;
 };
 
 function toBook(record: XmlRecord) {
   const field = (name: string) => record.fields.get(name)?.trim() ?? '';
+  const identifiers = identifierList(field('identifiers'));
   return {
     id: field('id'),
     title: field('title'),
     author: record.authors.join(' & '),
-    identifier: chooseIdentifier(identifierList(field('identifiers'))),
+    identifier: chooseIdentifier(identifiers),
     publish_date: calibreDate(field('pubdate')),
     publisher: field('publisher'),
     created: calibreTimestamp(field('timestamp')),
@@ -28,6 +41,12 @@ function toBook(record: XmlRecord) {
     comment: field('comments') || null,
     path: mainPath(record.formats),
     formats: record.formats,
+    ...calibreSeries(field('series'), record.seriesIndex),
+    tags: record.tags,
+    languages: record.languages,
+    rating: calibreStars(field('rating'), 'stars'),
+    identifiers: identifierRecord(identifiers),
+    has_cover: field('cover') !== '',
   };
 }
 
@@ -50,8 +69,9 @@ export async function* parseCalibreXml(input: Readable): AsyncGenerator<ParsedRe
     }
     path.push(tag.name);
     text = '';
+    if (record !== null && path.length === 3 && tag.name === 'series') record.seriesIndex = String(tag.attributes.index ?? '');
     if (path.length === 2 && tag.name === 'record') {
-      record = { line: parser.line, fields: new Map(), authors: [], formats: [] };
+      record = { line: parser.line, fields: new Map(), authors: [], formats: [], tags: [], languages: [], seriesIndex: '' };
       openRecordLine = record.line;
       sinceRecordBoundary = 0;
     }
@@ -73,6 +93,9 @@ export async function* parseCalibreXml(input: Readable): AsyncGenerator<ParsedRe
       sinceRecordBoundary = 0;
     } else if (tag.name === 'author' && path.at(-1) === 'authors') record.authors.push(text.trim());
     else if (tag.name === 'format' && path.at(-1) === 'formats') record.formats.push(text.trim());
+    else if (tag.name === 'tag' && path.at(-1) === 'tags') record.tags.push(text.trim());
+    // One <languages> element, codes joined by "," when a book has several (`fra,eng`).
+    else if (tag.name === 'languages' && path.length === 2) record.languages.push(...text.split(',').map((code) => code.trim()).filter(Boolean));
     else if (path.length === 2) record.fields.set(tag.name, text);
     text = '';
   });

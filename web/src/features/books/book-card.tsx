@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
 import type { Book } from '../../../../contract/books.ts';
+import { BookTags, seriesLabel } from './book-calibre-fields.tsx';
 import type { BookNeighbours } from './book-neighbours.ts';
 import { commentPreview } from './comment-preview.ts';
 import { pathBelowLibrary } from './library-path.ts';
@@ -22,6 +23,7 @@ interface BookCardProps {
 export const BookCard = memo(function BookCard({ book, prev, next, libraryFolder }: BookCardProps) {
   const preview = commentPreview(book.comment);
   const neighbours: BookNeighbours = { prev, next };
+  const series = seriesLabel(book);
   return (
     <article className="card mb-2 book-card" id={String(book.index)}>
       <div className="card-body py-2">
@@ -36,6 +38,12 @@ export const BookCard = memo(function BookCard({ book, prev, next, libraryFolder
           <em title={book.path}>{pathBelowLibrary(book.path, libraryFolder)}</em>
         </div>
         {book.publisher !== '' && <div className="small">{book.publisher}</div>}
+        {(series !== null || book.tags.length > 0) && (
+          <div className="small book-card-labels">
+            {series !== null && <span className="me-2 book-series">{series}</span>}
+            <BookTags tags={book.tags} />
+          </div>
+        )}
         <div className="small text-muted">
           {`created ${formatDateTime(book.created)} · updated ${formatDateTime(book.updated)}`}
         </div>

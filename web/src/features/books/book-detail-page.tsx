@@ -7,6 +7,7 @@ import { useApiClient } from '../../api/api-client-context.ts';
 import { BackButton } from '../../components/back-button.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { useRequest } from '../../lib/use-request.ts';
+import { BookCalibreFields } from './book-calibre-fields.tsx';
 import { BookComment } from './book-comment.tsx';
 import { bookNeighbours, neighboursInList, type BookNeighbours } from './book-neighbours.ts';
 import { selectBookSearch, useBooksDispatch } from './books.slice.ts';
@@ -81,6 +82,7 @@ function BookDetails({ book }: { book: Book }) {
       {book.identifier !== '' && <p className="mb-1">{book.identifier}</p>}
       {book.publish_date !== null && <p className="mb-1">{`published at ${book.publish_date}`}</p>}
       {book.publisher !== '' && <p className="mb-1">{`published by ${book.publisher}`}</p>}
+      <BookCalibreFields book={book} />
       <p className="text-break">
         <em>{book.path}</em>
       </p>

@@ -1,8 +1,8 @@
-import type { Book } from '../../../../contract/books.ts';
+import { Book } from '../../../../contract/books.ts';
 
 /** A book at `index` of a result, with whatever else a test cares about. */
 export function aBook(index: number, fields: Partial<Book> = {}): Book {
-  return {
+  return Book.parse({
     index,
     id: `b${index}`,
     path: `Author ${index}/Book ${index} (${index})/Book ${index}.epub`,
@@ -15,7 +15,7 @@ export function aBook(index: number, fields: Partial<Book> = {}): Book {
     updated: '2024-02-01T10:00:00.000Z',
     formats: [`Author ${index}/Book ${index} (${index})/Book ${index}.epub`],
     ...fields,
-  };
+  });
 }
 
 /** The books `from` to `from + count - 1`. */
