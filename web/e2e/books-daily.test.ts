@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CatalogueBook } from '../../contract/books.ts';
+import { CatalogueBook } from '../../contract/books.ts';
 import { launchBrowser } from './browser.ts';
 import { createAccount, type PageWatch, signIn, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
@@ -14,7 +14,7 @@ const LIBRARY = '/srv/Calibre Library';
 /** A book in Calibre's layout below LIBRARY, last updated on `updated` (null: never). */
 function book(id: number, title: string, author: string, updated: string | null, format = 'epub', comment: string | null = null) {
   const file = `${LIBRARY}/${author}/${title} (${id})/${title} - ${author}.${format}`;
-  return {
+  return CatalogueBook.parse({
     id: String(id),
     title,
     author,
@@ -26,7 +26,7 @@ function book(id: number, title: string, author: string, updated: string | null,
     comment,
     path: file,
     formats: [file],
-  } satisfies CatalogueBook;
+  });
 }
 
 /** "harbour" is in two titles and one author's name; one of the three is a pdf. */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BookResults, type CatalogueBook } from '../../../contract/books.ts';
+import { BookResults, CatalogueBook } from '../../../contract/books.ts';
 import { migrate, openStorage } from '../storage/database.ts';
 import { migrationProvider } from '../storage/migration-provider.ts';
 import { bearer, createTestDatabase, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
@@ -14,19 +14,20 @@ const FIXTURES = path.join(import.meta.dirname, 'fixtures/calibre');
 /** Where calibre made the fixture library (make-calibre-fixtures.sh). */
 const FIXTURE_LIBRARY = '/tmp/organiser-calibre-fixtures/Calibre Library';
 
-const book = (id: string, formats: string[]): CatalogueBook => ({
-  id,
-  title: `Book ${id}`,
-  author: 'Someone',
-  identifier: '',
-  publish_date: null,
-  publisher: '',
-  created: null,
-  updated: null,
-  comment: null,
-  path: formats[0] ?? '',
-  formats,
-});
+const book = (id: string, formats: string[]): CatalogueBook =>
+  CatalogueBook.parse({
+    id,
+    title: `Book ${id}`,
+    author: 'Someone',
+    identifier: '',
+    publish_date: null,
+    publisher: '',
+    created: null,
+    updated: null,
+    comment: null,
+    path: formats[0] ?? '',
+    formats,
+  });
 const jsonLines = (books: CatalogueBook[]) => Buffer.from(books.map((one) => `${JSON.stringify(one)}\n`).join(''));
 
 describe.each(testDialects)('the library folder on %s', (dialect) => {
