@@ -10,7 +10,7 @@ export const Email = z
   .pipe(z.email('must be a valid e-mail address'));
 
 /** A new password; the server also refuses the most common ones (a list too large for the client). */
-const Password = z
+export const Password = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(256, 'must be at most 256 characters')

@@ -28,6 +28,9 @@ export function createUsersStore(db: Kysely<Database>) {
         .where('id', '=', id)
         .execute();
     },
+    async setPasswordHash(id: string, passwordHash: string, at: number): Promise<void> {
+      await db.updateTable('users').set({ password_hash: passwordHash, updated_at: at }).where('id', '=', id).execute();
+    },
     async setTimezone(id: string, timezone: string, at: number): Promise<UserRow | undefined> {
       await db.updateTable('users').set({ timezone, updated_at: at }).where('id', '=', id).execute();
       return this.findById(id);
