@@ -1,12 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';
-import { apiAs, createAccount, signIn, watchForErrors } from './helpers.ts';
+import { apiAs, createAccount, signIn, submitLogin, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const PASSWORD = 'a long enough password';
 /** A refused call is logged by the browser as a failed resource; the pages report such refusals on purpose. */
-const REFUSALS = [/status of 40[01]/];
+const REFUSALS = [/status of 40[013]/];
 
 let server: RunningServer;
 let browser: Browser;
@@ -75,5 +75,40 @@ describe('the profile’s sessions, end to end', () => {
     expect(first.page.url()).toMatch(/\/profile$/);
     expect(first.problems).toEqual([]);
     expect(second.problems).toEqual([]);
+  });
+});
+
+describe('changing the password, end to end', () => {
+  it('refuses a wrong current password, then changes it: the other browser lands on the login page, the new password signs in', async () => {
+    const account = await newAccount();
+    const first = await signedInBrowser(account);
+    const second = await signedInBrowser(account);
+    try {
+      await first.page.goto('/profile');
+      const form = first.page.getByRole('form', { name: 'Change password' });
+      await form.getByLabel('Current password').fill('not the password');
+      await form.getByLabel('New password').fill('a brand new passphrase');
+      await form.getByRole('button', { name: 'Change password' }).click();
+      await expect.poll(() => form.getByRole('alert').innerText()).toBe('current: the current password is wrong');
+
+      await form.getByLabel('Current password').fill(PASSWORD);
+      await form.getByRole('button', { name: 'Change password' }).click();
+      await expect.poll(() => form.getByRole('alert').innerText()).toBe('Password changed; 2 other sessions were signed out.');
+      expect(await form.getByLabel('New password').inputValue()).toBe('');
+      await expect.poll(() => sessionRows(first.page).count()).toBe(1);
+
+      await second.page.getByRole('link', { name: 'Profile' }).click();
+      await second.page.waitForURL((url) => url.pathname === '/login');
+      await submitLogin(second.page, account);
+      await expect.poll(() => second.page.getByRole('alert').innerText()).toBe('Wrong e-mail or password');
+      // Signed in again, it goes back to the page it asked for.
+      await submitLogin(second.page, { email: account.email, password: 'a brand new passphrase' });
+      await second.page.waitForURL((url) => url.pathname === '/profile');
+      expect(first.problems).toEqual([]);
+      expect(second.problems).toEqual([]);
+    } finally {
+      await first.context.close();
+      await second.context.close();
+    }
   });
 });

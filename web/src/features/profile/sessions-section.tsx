@@ -14,8 +14,9 @@ import { endOtherSessions, endSession, fetchSessions } from './sessions.api.ts';
 /**
  * Where the user is signed in (device, address, last use), with this browser marked; any other
  * session can be signed out, or all of them at once. A session ended here stops working at once.
+ * Loaded again whenever `version` changes (a password change ends the other sessions).
  */
-export function SessionsSection() {
+export function SessionsSection({ version }: { version: number }) {
   const client = useApiClient();
   const { busy, run, cancel } = useRequest();
   const [sessions, setSessions] = useState<UserSession[] | null>(null);
@@ -39,7 +40,7 @@ export function SessionsSection() {
   useEffect(() => {
     void change(async () => {});
     return cancel;
-  }, [change, cancel]);
+  }, [change, cancel, version]);
 
   const others = sessions?.filter((session) => !session.current) ?? [];
   return (
