@@ -69,5 +69,6 @@ describe('health during a 100,000-link bookmark import', () => {
     console.info(`health during the import: ${summary}`);
     expect(times.length).toBeGreaterThan(100);
     expect(sorted.at(-1)!, summary).toBeLessThanOrEqual(HEALTH_BUDGET_MS);
-  }, 120_000);
+    // About a minute on a quiet machine; three times that while other test runs share the two cores.
+  }, 240_000);
 });
