@@ -35,8 +35,9 @@ const REPORTED_LINES = 100;
 const CACHED_SEARCHES = 2000;
 /**
  * Bookmarks an import writes (then indexes) per transaction: on SQLite, whose driver does not
- * yield, a batch is what other requests may wait for. 20 take 2–4 ms to write and 1–2 ms to
- * index (50 took 6–12 ms and 4–8); fewer would spend more on each transaction than on its rows.
+ * yield, a batch is what other requests may wait for. On a loaded 2-core machine 20 took a median
+ * 4 ms to write and 2 ms to index (50 took 7–12 ms and 4–8; 10 took 3 and 2, the transaction's
+ * own cost dominating), and the import about half as long again as with 50.
  */
 const IMPORT_BATCH = 20;
 /** Imports running at once on one server (each holds a file of up to 50 MB and its text). */
