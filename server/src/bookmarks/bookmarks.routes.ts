@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { buffer } from 'node:stream/consumers';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -21,7 +20,7 @@ import {
 } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { UPLOAD_ROUTE } from '../http/http-limits.ts';
-import { readUpload } from '../http/multipart-upload.ts';
+import { fileChunks, readUpload } from '../http/multipart-upload.ts';
 import type { BookmarksService } from './bookmarks.service.ts';
 
 /** A browser's bookmarks file is a few MB even with tens of thousands of links. */
@@ -74,7 +73,7 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }
     },
     async (request) => {
       const upload = await readUpload(request, { what: 'bookmarks file', fields: {}, maxFileMb: MAX_IMPORT_MB });
-      return bookmarks.import(request.user.uid, () => buffer(upload.file));
+      return bookmarks.import(request.user.uid, () => fileChunks(upload.file));
     },
   );
 

@@ -19,8 +19,9 @@ export type FileBookmark = {
 /** How the file ended: `cutShort` when it stopped inside its list, before the list was closed. */
 export type FileEnd = { cutShort: boolean };
 
-/** Text handed to the parser at a time; the caller may yield to other work between two. */
-const SLICE_LENGTH = 64 * 1024;
+/** The characters the doctype must lie within: the file's very start, leading blanks allowed. */
+const HEAD_LENGTH = 1024;
+const DOCTYPE = /^\s*(?:\uFEFF)?<!DOCTYPE\s+NETSCAPE-Bookmark-file-1>/i;
 
 /** The browsers' root folders hold everything; they are not topics, so they give no tag. */
 const ROOT_FOLDER_MARKS = ['personal_toolbar_folder', 'unfiled_bookmarks_folder'];
@@ -31,16 +32,53 @@ const ENTRY_STARTS = new Set(['a', 'dt', 'dd', 'dl', 'hr', ...HEADINGS]);
 const splitTagsAttribute = (value: string | undefined) => (value ?? '').split(',').flatMap((tag) => tag.trim() || []);
 
 /**
+ * Line numbers of positions in a text that arrives a slice at a time. Positions are asked in
+ * order, so only the text after the last one asked is kept.
+ */
+function lineCounter() {
+  let kept = '';
+  /** The position of `kept`'s first character in the whole text. */
+  let keptFrom = 0;
+  /** How far into `kept` the lines are counted. */
+  let counted = 0;
+  let line = 1;
+  return {
+    append(text: string) {
+      kept = kept.slice(counted) + text;
+      keptFrom += counted;
+      counted = 0;
+    },
+    lineAt(position: number): number {
+      const end = Math.min(position - keptFrom, kept.length);
+      for (; counted < end; counted++) if (kept.charCodeAt(counted) === 10) line++;
+      return line;
+    },
+  };
+}
+
+/** The start of the text, long enough to hold the doctype, and the slices after it. */
+async function* withHead(texts: AsyncIterable<string>): AsyncGenerator<string, void, void> {
+  let head = '';
+  for await (const text of texts) {
+    if (head.length >= HEAD_LENGTH) {
+      yield text;
+      continue;
+    }
+    head += text;
+    if (head.length >= HEAD_LENGTH) yield head;
+  }
+  if (head.length < HEAD_LENGTH) yield head;
+}
+
+/**
  * Reads the Netscape bookmark file that browsers and bookmark services export: `<DT><H3>` names
  * a folder whose `<DL>` holds its entries, `<DT><A HREF ADD_DATE LAST_MODIFIED TAGS>` is a link
  * and a `<DD>` after it its description. Files never close their `<DT>`s and `<DD>`s, and hand-made
  * ones leave an `<A>` open, so the forgiving parser's events are read as a browser builds its
- * tree: the next entry ends whatever is left open. Yields the links as each slice of text is read.
+ * tree: the next entry ends whatever is left open. Yields the links of each slice of text as it is
+ * read, so that the caller may give other work a turn between two.
  */
-export function* readNetscapeFile(text: string): Generator<FileBookmark[], FileEnd, void> {
-  if (!/^\s*(?:\uFEFF)?<!DOCTYPE\s+NETSCAPE-Bookmark-file-1>/i.test(text)) {
-    throw new AppError(400, 'This is not a browser bookmarks file: it must start with <!DOCTYPE NETSCAPE-Bookmark-file-1>');
-  }
+export async function* readNetscapeFile(texts: AsyncIterable<string>): AsyncGenerator<FileBookmark[], FileEnd, void> {
   let read: FileBookmark[] = [];
   const folders: Array<string | null> = [];
   let pendingFolder: string | null = null;
@@ -51,12 +89,7 @@ export function* readNetscapeFile(text: string): Generator<FileBookmark[], FileE
   let note: string[] | null = null;
   let ending = false;
   let cutShort = false;
-  let line = 1;
-  let counted = 0;
-  const lineAt = (index: number) => {
-    for (; counted < index; counted++) if (text.charCodeAt(counted) === 10) line++;
-    return line;
-  };
+  const lines = lineCounter();
 
   const endLink = () => {
     if (!link) return;
@@ -103,7 +136,7 @@ export function* readNetscapeFile(text: string): Generator<FileBookmark[], FileE
           pendingFolder = null;
         } else if (name === 'a') {
           link = {
-            line: lineAt(parser.startIndex),
+            line: lines.lineAt(parser.startIndex),
             title: '',
             link: (attributes.href ?? '').trim(),
             folders: folders.filter((folder) => folder !== null),
@@ -135,8 +168,16 @@ export function* readNetscapeFile(text: string): Generator<FileBookmark[], FileE
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  for (let start = 0; start < text.length; start += SLICE_LENGTH) {
-    parser.write(text.slice(start, start + SLICE_LENGTH));
+  let first = true;
+  for await (const text of withHead(texts)) {
+    if (first && !DOCTYPE.test(text)) {
+      throw new AppError(400, 'This is not a browser bookmarks file: it must start with <!DOCTYPE NETSCAPE-Bookmark-file-1>');
+    }
+    first = false;
+    lines.append(text);
+    parser.write(text);
+    // Whatever the parser reports next starts at or after its startIndex: the lines before are counted and their text let go.
+    lines.lineAt(parser.startIndex);
     yield read;
     read = [];
   }

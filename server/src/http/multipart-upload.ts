@@ -29,6 +29,13 @@ export type Upload<Fields extends Record<string, z.ZodType>> = {
   file: Readable;
 };
 
+/** An upload's file read to its end, kept as the chunks that arrived rather than copied into one buffer. */
+export async function fileChunks(file: Readable): Promise<Buffer[]> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of file) chunks.push(chunk as Buffer);
+  return chunks;
+}
+
 /** busboy's own errors (no boundary, a body cut short, a bad part header) carry no status. */
 function asHttpError(error: unknown): unknown {
   if (error instanceof AppError) return error;

@@ -1,10 +1,15 @@
+import { useState } from 'react';
 import { useSelector } from 'react-redux';
 import { selectAuth } from '../auth/auth.slice.ts';
 import { CalendarSection } from './calendar-section.tsx';
+import { PasswordSection } from './password-section.tsx';
+import { SessionsSection } from './sessions-section.tsx';
 import { TimezoneSelect } from './timezone-select.tsx';
 
 export function ProfilePage() {
   const auth = useSelector(selectAuth);
+  // A password change signs other sessions out: the list is loaded again.
+  const [sessionsVersion, setSessionsVersion] = useState(0);
   // The router shows this page only to a signed-in user.
   if (!auth.authenticated) return null;
 
@@ -39,6 +44,8 @@ export function ProfilePage() {
       </dl>
       <TimezoneSelect timezone={auth.timezone} />
       <CalendarSection />
+      <PasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
+      <SessionsSection version={sessionsVersion} />
     </section>
   );
 }

@@ -1,0 +1,114 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './browser.ts';
+import { apiAs, createAccount, signIn, submitLogin, watchForErrors } from './helpers.ts';
+import { type RunningServer, startServer } from './server.ts';
+
+const PASSWORD = 'a long enough password';
+/** A refused call is logged by the browser as a failed resource; the pages report such refusals on purpose. */
+const REFUSALS = [/status of 40[013]/];
+
+let server: RunningServer;
+let browser: Browser;
+let accounts = 0;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ ALLOW_SIGNUP: 'true' }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A new account, and calls made with the token of its sign-up (a session of its own, whose device is "node"). */
+async function newAccount() {
+  accounts += 1;
+  const account = { email: `account${accounts}@example.org`, password: PASSWORD, displayName: `Account ${accounts}` };
+  return { ...account, api: apiAs(server.baseUrl, await createAccount(server.baseUrl, account)) };
+}
+
+/** A browser of its own (cookies and storage apart), signed in, and what its page did wrong. */
+async function signedInBrowser(account: { email: string; password: string }) {
+  const context = await browser.newContext({ baseURL: server.baseUrl });
+  const page = await context.newPage();
+  const watch = await watchForErrors(page, REFUSALS);
+  await signIn(page, account);
+  return { context, page, problems: watch.problems };
+}
+
+const sessionRows = (page: Page) => page.locator('#profile-sessions tr.user-session');
+
+describe('the profile’s sessions, end to end', () => {
+  const contexts: BrowserContext[] = [];
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+  });
+
+  it('lists the sessions, signs one out, then every other; the other browser’s next request lands on the login page', async () => {
+    const account = await newAccount();
+    const first = await signedInBrowser(account);
+    const second = await signedInBrowser(account);
+    contexts.push(first.context, second.context);
+
+    await first.page.goto('/profile');
+    await expect.poll(() => sessionRows(first.page).count()).toBe(3);
+    const current = sessionRows(first.page).filter({ hasText: 'this device' });
+    expect(await current.count()).toBe(1);
+    expect(await current.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+    expect(await current.innerText()).toContain('127.0.0.1');
+
+    // The sign-up's session, made by Node's fetch: signed out on its own, its token refused at once.
+    await sessionRows(first.page).filter({ hasText: 'node' }).getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => sessionRows(first.page).count()).toBe(2);
+    expect((await account.api('/api/users/me')).status).toBe(401);
+
+    await first.page.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await expect.poll(() => sessionRows(first.page).count()).toBe(1);
+    expect(await first.page.getByRole('button', { name: 'Sign out everywhere else' }).isDisabled()).toBe(true);
+
+    await second.page.getByRole('link', { name: 'Profile' }).click();
+    await second.page.waitForURL((url) => url.pathname === '/login');
+
+    // The first browser is still signed in.
+    await first.page.reload();
+    await expect.poll(() => sessionRows(first.page).count()).toBe(1);
+    expect(first.page.url()).toMatch(/\/profile$/);
+    expect(first.problems).toEqual([]);
+    expect(second.problems).toEqual([]);
+  });
+});
+
+describe('changing the password, end to end', () => {
+  it('refuses a wrong current password, then changes it: the other browser lands on the login page, the new password signs in', async () => {
+    const account = await newAccount();
+    const first = await signedInBrowser(account);
+    const second = await signedInBrowser(account);
+    try {
+      await first.page.goto('/profile');
+      const form = first.page.getByRole('form', { name: 'Change password' });
+      await form.getByLabel('Current password').fill('not the password');
+      await form.getByLabel('New password').fill('a brand new passphrase');
+      await form.getByRole('button', { name: 'Change password' }).click();
+      await expect.poll(() => form.getByRole('alert').innerText()).toBe('current: the current password is wrong');
+
+      await form.getByLabel('Current password').fill(PASSWORD);
+      await form.getByRole('button', { name: 'Change password' }).click();
+      await expect.poll(() => form.getByRole('alert').innerText()).toBe('Password changed; 2 other sessions were signed out.');
+      expect(await form.getByLabel('New password').inputValue()).toBe('');
+      await expect.poll(() => sessionRows(first.page).count()).toBe(1);
+
+      await second.page.getByRole('link', { name: 'Profile' }).click();
+      await second.page.waitForURL((url) => url.pathname === '/login');
+      await submitLogin(second.page, account);
+      await expect.poll(() => second.page.getByRole('alert').innerText()).toBe('Wrong e-mail or password');
+      // Signed in again, it goes back to the page it asked for.
+      await submitLogin(second.page, { email: account.email, password: 'a brand new passphrase' });
+      await second.page.waitForURL((url) => url.pathname === '/profile');
+      expect(first.problems).toEqual([]);
+      expect(second.problems).toEqual([]);
+    } finally {
+      await first.context.close();
+      await second.context.close();
+    }
+  });
+});
