@@ -7,11 +7,24 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['server/src/**/*.test.ts'],
+          exclude: ['server/src/**/*.load.test.ts'],
           environment: 'node',
           // Each file gets its own SQLite file and PostgreSQL schema; two cores run two files at once.
           fileParallelism: true,
           testTimeout: 20_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          // Health under attack: each file starts a real server and measures its answers, which
+          // mean nothing while other test files share the two cores, so these run one at a time, alone.
+          name: 'load',
+          include: ['server/src/**/*.load.test.ts'],
+          environment: 'node',
+          fileParallelism: false,
+          testTimeout: 240_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -51,6 +51,7 @@ const steps: Array<() => boolean> = [
   () => run('lint', 'npm', ['run', '--silent', 'lint']),
   () => run('build the web client', 'npm', ['run', '--silent', 'build']),
   () => vitest('server and client tests', ['server', 'web']),
+  () => vitest('health under attack, one file at a time', ['load']),
   () => {
     const browser = chromiumPath();
     if (!fs.existsSync(browser)) {
