@@ -49,6 +49,7 @@ const Environment = z.object({
     .regex(/^smtps?:\/\/[^/]+/, 'expected smtp://user:password@host:587 or smtps://user:password@host:465')
     .optional(),
   MAIL_FROM: z.string().min(3).max(300).default('Organiser <organiser@localhost>'),
+  PREVIEW_ALLOW_PRIVATE: flag.default(false),
 });
 
 /** The typed configuration the server runs with; its type is this schema's output. */
@@ -85,6 +86,8 @@ const ConfigSchema = Environment.superRefine((e, context) => {
   /** Where mail goes; without it, it is kept in the outbox (`DATA_DIR/outbox`). */
   smtpUrl: e.SMTP_URL,
   mailFrom: e.MAIL_FROM,
+  /** Let the page preview fetch pages on loopback and private addresses (tests, or a server only a home network reaches). */
+  previewAllowPrivate: e.PREVIEW_ALLOW_PRIVATE,
 }));
 
 export type Config = z.output<typeof ConfigSchema>;

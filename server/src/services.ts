@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { Logger } from './logger.ts';
+import { createApiTokensService } from './auth/api-tokens.service.ts';
+import { createApiTokensStore } from './auth/api-tokens.store.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createAuthService } from './auth/auth.service.ts';
 import { createIdentityProviders } from './auth/oidc/identity-providers.ts';
@@ -16,6 +18,7 @@ import { createPostgresBookmarkIndex } from './bookmarks/bookmarks.search.postgr
 import { createSqliteBookmarkIndex } from './bookmarks/bookmarks.search.sqlite.ts';
 import { createBookmarksService } from './bookmarks/bookmarks.service.ts';
 import { createBookmarksStore } from './bookmarks/bookmarks.store.ts';
+import { createLinkPreviews } from './bookmarks/preview/link-previews.ts';
 import { createBooksService } from './books/books.service.ts';
 import { createPostgresCatalogue } from './books/books.search.postgres.ts';
 import { createSqliteCatalogue } from './books/books.search.sqlite.ts';
@@ -115,6 +118,8 @@ export async function createServices(options: ServicesOptions) {
     onScheduleChange: noticeScheduler.poke,
   });
   const bookmarks = createBookmarksService({ store: createBookmarksStore(db), index: bookmarkIndex, clock });
+  const linkPreviews = createLinkPreviews({ allowPrivate: config.previewAllowPrivate });
+  const apiTokens = createApiTokensService({ store: createApiTokensStore(db), clock });
   const books = createBooksService({ catalogue, tmpDir: path.join(config.dataDir, 'tmp') });
 
   const jobs: Job[] = [
@@ -122,13 +127,15 @@ export async function createServices(options: ServicesOptions) {
     sessionPruningJob(auth, log),
   ];
   return {
-    authenticator: createAuthenticator({ tokens, revocations, booksKey: config.booksApiKey }),
+    authenticator: createAuthenticator({ tokens, apiTokens, revocations, booksKey: config.booksApiKey }),
+    apiTokens,
     accounts,
     auth,
     oidc,
     users,
     tasks,
     bookmarks,
+    linkPreviews,
     books,
     jobs,
     async close(): Promise<void> {

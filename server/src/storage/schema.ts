@@ -20,6 +20,7 @@ export interface Database {
   tasks: TasksTable;
   task_notices: TaskNoticesTable;
   task_completions: TaskCompletionsTable;
+  api_tokens: ApiTokensTable;
 }
 
 export interface UsersTable {
@@ -90,6 +91,8 @@ export interface BookmarksTable {
   owner_id: string;
   title: string;
   link: string;
+  /** The link as links are compared to find one already saved (bookmarks/link-key.ts). */
+  link_key: string;
   host: string;
   tags: string;
   note: string | null;
@@ -183,4 +186,16 @@ export interface TaskCompletionsTable {
   occurrence_index: number;
   due_time: number;
   completed_at: number;
+}
+
+/** Personal API tokens (auth/api-tokens.*): the token itself is never stored, only its SHA-256. */
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  scope: 'read' | 'write';
+  token_hash: string;
+  created_at: number;
+  /** Written at most once a minute per token. */
+  last_used_at: number | null;
 }
