@@ -17,13 +17,13 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const refused = (why: string) => new AppError(422, `link: ${why}`);
 const notPublic = () => refused('the page is on a private or local address, which the server does not visit');
 
-function checkedUrl(link: string, allowPrivate: boolean): URL {
+function checkedUrl(link: string, mayVisit: (address: string) => boolean): URL {
   if (!URL.canParse(link)) throw refused('must be an http or https URL');
   const url = new URL(link);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused('only http and https pages can be read');
   // An address written in the link is connected to without a lookup, so it is checked here.
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (!allowPrivate && isIP(literal) !== 0 && !isPublicAddress(literal)) throw notPublic();
+  if (isIP(literal) !== 0 && !mayVisit(literal)) throw notPublic();
   return url;
 }
 
@@ -42,10 +42,11 @@ function networkRefusal(error: unknown, url: URL, timedOutAfterMs: number | null
  * the address the lookup hands to the connection (and again on the connected socket) at every
  * hop, so neither DNS rebinding nor a redirect reaches the server's own network; redirects
  * followed by hand, at most 3; 5 seconds for everything; HTML only; at most 1 MB read.
- * `allowPrivate` (the PREVIEW_ALLOW_PRIVATE setting) lets tests and home networks fetch local pages.
+ * `mayVisit` says which addresses are public: `isPublicAddress`, or every address with the
+ * PREVIEW_ALLOW_PRIVATE setting (tests, and servers that only a home network reaches).
  */
-export function createPagePreview({ allowPrivate, limits = PREVIEW_LIMITS }: { allowPrivate: boolean; limits?: PreviewLimits }) {
-  const lookup = guardedLookup(allowPrivate);
+export function createPagePreview({ mayVisit = isPublicAddress, limits = PREVIEW_LIMITS }: { mayVisit?: (address: string) => boolean; limits?: PreviewLimits }) {
+  const lookup = guardedLookup(mayVisit);
 
   function get(url: URL, signal: AbortSignal): Promise<http.IncomingMessage> {
     const client = url.protocol === 'https:' ? https : http;
@@ -58,7 +59,7 @@ export function createPagePreview({ allowPrivate, limits = PREVIEW_LIMITS }: { a
       });
       request.on('error', reject);
       request.on('response', (response) => {
-        if (!allowPrivate && !isPublicAddress(response.socket.remoteAddress ?? '')) {
+        if (!mayVisit(response.socket.remoteAddress ?? '')) {
           response.destroy();
           reject(notPublic());
         } else resolve(response);
@@ -95,7 +96,7 @@ export function createPagePreview({ allowPrivate, limits = PREVIEW_LIMITS }: { a
   return {
     /** The page's title and description; a 422 saying why when the page cannot be read. */
     async preview(link: string): Promise<PageMeta> {
-      let url = checkedUrl(link, allowPrivate);
+      let url = checkedUrl(link, mayVisit);
       const controller = new AbortController();
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -110,7 +111,7 @@ export function createPagePreview({ allowPrivate, limits = PREVIEW_LIMITS }: { a
           response.destroy();
           if (redirects === limits.maxRedirects) throw refused(`the page redirects more than ${limits.maxRedirects} times`);
           if (!URL.canParse(location, url.href)) throw refused('the page redirects to an address that is not a URL');
-          url = checkedUrl(new URL(location, url).href, allowPrivate);
+          url = checkedUrl(new URL(location, url).href, mayVisit);
         }
       } catch (error) {
         throw networkRefusal(error, url, timedOut ? limits.timeoutMs : null);
