@@ -36,7 +36,8 @@ export function splitTags(text: string): string[] {
   return distinctTags(parts);
 }
 
-const isHttpUrl = (value: string) => {
+/** An http or https URL with a host: what a bookmark's link must be. */
+export const isHttpUrl = (value: string) => {
   if (!URL.canParse(value)) return false;
   const { protocol, hostname } = new URL(value);
   return (protocol === 'http:' || protocol === 'https:') && hostname !== '';

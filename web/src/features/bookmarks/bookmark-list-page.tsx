@@ -5,6 +5,7 @@ import { useApiClient } from '../../api/api-client-context.ts';
 import { useRequest } from '../../lib/use-request.ts';
 import { BookmarkBulkBar } from './bookmark-bulk-bar.tsx';
 import { BookmarkFileButtons } from './bookmark-file-buttons.tsx';
+import { BookmarkletLink } from './bookmarklet-link.tsx';
 import { BookmarkResults } from './bookmark-results.tsx';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
 import { deleteBookmarks, type ListFilter, loadBookmarks, tagBookmarks } from './bookmarks.thunks.ts';
@@ -63,6 +64,7 @@ export function BookmarkListPage() {
   return (
     <section id="bookmark-list">
       <BookmarkFileButtons onImported={reload} />
+      <BookmarkletLink />
       {tag !== undefined && (
         <p className="mb-2" id="bookmark-tag-filter">
           {`Tagged “${tag}” `}

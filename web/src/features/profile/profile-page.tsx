@@ -1,5 +1,6 @@
 import { useSelector } from 'react-redux';
 import { selectAuth } from '../auth/auth.slice.ts';
+import { ApiTokensSection } from './api-tokens-section.tsx';
 import { TimezoneSelect } from './timezone-select.tsx';
 
 export function ProfilePage() {
@@ -37,6 +38,7 @@ export function ProfilePage() {
         </dd>
       </dl>
       <TimezoneSelect timezone={auth.timezone} />
+      <ApiTokensSection />
     </section>
   );
 }
