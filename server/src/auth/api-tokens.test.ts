@@ -160,6 +160,20 @@ describe.each(testDialects)('personal API tokens on %s', (dialect) => {
     expect(await tokensOf(bob)).toHaveLength(before);
   });
 
+  it('is described in the OpenAPI description on the bookmark and task calls, and only there', async () => {
+    const description = (await t.app.inject({ url: '/api/openapi.json' })).json() as {
+      components: { securitySchemes: Record<string, { scheme?: string }> };
+      paths: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>>;
+    };
+    expect(description.components.securitySchemes.apiToken?.scheme).toBe('bearer');
+    const takesToken = (path: string, method: string) => (description.paths[path]?.[method]?.security ?? []).some((scheme) => 'apiToken' in scheme);
+    expect(takesToken('/bookmarks/', 'post')).toBe(true);
+    expect(takesToken('/bookmarks/preview', 'post')).toBe(true);
+    expect(takesToken('/schedule/{id}', 'put')).toBe(true);
+    expect(takesToken('/api/users/me', 'get')).toBe(false);
+    expect(takesToken('/api/users/me/tokens', 'post')).toBe(false);
+  });
+
   it(`holds at most ${MAX_API_TOKENS} tokens per user`, async () => {
     const carol = await registerUser(t.app);
     for (let i = 0; i < MAX_API_TOKENS; i++) await mint(carol, `token ${i}`, 'read');
