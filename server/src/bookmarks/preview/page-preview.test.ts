@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.ts';
 import { html, type PageServer, redirect, startPageServer } from '../../test/page-server.ts';
 import { createPagePreview, PREVIEW_LIMITS } from './page-preview.ts';
