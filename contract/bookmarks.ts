@@ -36,7 +36,8 @@ export function splitTags(text: string): string[] {
   return distinctTags(parts);
 }
 
-const isHttpUrl = (value: string) => {
+/** An http or https URL with a host: what a bookmark's link must be. */
+export const isHttpUrl = (value: string) => {
   if (!URL.canParse(value)) return false;
   const { protocol, hostname } = new URL(value);
   return (protocol === 'http:' || protocol === 'https:') && hostname !== '';
@@ -245,3 +246,24 @@ export type BookmarkBulkAction = z.output<typeof BookmarkBulkAction>;
 /** How many of the named bookmarks changed (ids that are not the caller's, or already tagged, are left alone). */
 export const BookmarkBulkReply = z.object({ count: z.number().int().nonnegative() });
 export type BookmarkBulkReply = z.infer<typeof BookmarkBulkReply>;
+
+/** `POST /bookmarks/preview`: the page whose title and description a new bookmark may take. */
+export const BookmarkPreviewBody = z.strictObject({ link });
+/** The page's title and description (as the note), each cut to its field's limit; empty when the page has none. */
+export const BookmarkPreview = z.object({ title: z.string(), note: z.string() });
+export type BookmarkPreview = z.infer<typeof BookmarkPreview>;
+
+/** `GET /bookmarks/lookup?link=…`: is this link saved already? */
+export const BookmarkLookupQuery = z.strictObject({
+  link: z
+    .string({ error: 'link is required' })
+    .trim()
+    .min(1, 'link is required')
+    .max(BOOKMARK_LIMITS.link, `must be at most ${BOOKMARK_LIMITS.link} characters`),
+});
+/**
+ * The user's bookmark of the same link (the oldest, if several), compared after normalising the
+ * scheme and host case, default ports and an empty path; null when there is none.
+ */
+export const BookmarkLookup = z.object({ bookmark: Bookmark.nullable() });
+export type BookmarkLookup = z.infer<typeof BookmarkLookup>;

@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { apiTokensRoutes } from './auth/api-tokens.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { calendarTokensRoutes } from './auth/calendar-tokens.routes.ts';
 import { createLoginLimiter } from './auth/login-limiter.ts';
@@ -104,9 +105,15 @@ export async function buildApp({
       await signedIn.register(usersRoutes, { users: services.users });
       await signedIn.register(sessionsRoutes, { auth: services.auth });
       await signedIn.register(accountRoutes, { auth: services.auth, logins });
-      await signedIn.register(bookmarksRoutes, { bookmarks: services.bookmarks });
-      await signedIn.register(tasksRoutes, { tasks: services.tasks });
       await signedIn.register(calendarTokensRoutes, { calendarTokens: services.calendarTokens, publicUrl: config.publicUrl });
+      await signedIn.register(apiTokensRoutes, { apiTokens: services.apiTokens });
+    });
+    // A personal API token is good here and nowhere else: a leaked script token reaches the owner's
+    // bookmarks and tasks, never the account, its sessions or its tokens.
+    await api.register(async (owners) => {
+      owners.addHook('onRequest', authenticator.requireUserOrApiToken);
+      await owners.register(bookmarksRoutes, { bookmarks: services.bookmarks, previews: services.linkPreviews });
+      await owners.register(tasksRoutes, { tasks: services.tasks });
     });
     await api.register(calendarFeedRoutes, {
       tasks: services.tasks,

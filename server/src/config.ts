@@ -62,6 +62,7 @@ const Environment = z.object({
       return z.NEVER;
     })
     .optional(),
+  PREVIEW_ALLOW_PRIVATE: flag.default(false),
 });
 
 /** The typed configuration the server runs with; its type is this schema's output. */
@@ -100,6 +101,8 @@ const ConfigSchema = Environment.superRefine((e, context) => {
   mailFrom: e.MAIL_FROM,
   /** The Calibre library folder the catalogue follows (books/library/), absolute; none by default. */
   calibreLibrary: e.CALIBRE_LIBRARY,
+  /** Let the page preview fetch pages on loopback and private addresses (tests, or a server only a home network reaches). */
+  previewAllowPrivate: e.PREVIEW_ALLOW_PRIVATE,
 }));
 
 export type Config = z.output<typeof ConfigSchema>;

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import type { Logger } from './logger.ts';
+import { createApiTokensService } from './auth/api-tokens.service.ts';
+import { createApiTokensStore } from './auth/api-tokens.store.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createAuthService } from './auth/auth.service.ts';
 import { createCalendarTokens } from './auth/calendar-tokens.ts';
@@ -17,6 +19,7 @@ import { createPostgresBookmarkIndex } from './bookmarks/bookmarks.search.postgr
 import { createSqliteBookmarkIndex } from './bookmarks/bookmarks.search.sqlite.ts';
 import { createBookmarksService } from './bookmarks/bookmarks.service.ts';
 import { createBookmarksStore } from './bookmarks/bookmarks.store.ts';
+import { createLinkPreviews } from './bookmarks/preview/link-previews.ts';
 import { createBooksService } from './books/books.service.ts';
 import { createPostgresCatalogue } from './books/books.search.postgres.ts';
 import { createSqliteCatalogue } from './books/books.search.sqlite.ts';
@@ -118,6 +121,8 @@ export async function createServices(options: ServicesOptions) {
   });
   const calendarTokens = createCalendarTokens(db, clock);
   const bookmarks = createBookmarksService({ store: createBookmarksStore(db), index: bookmarkIndex, clock });
+  const linkPreviews = createLinkPreviews({ allowPrivate: config.previewAllowPrivate });
+  const apiTokens = createApiTokensService({ store: createApiTokensStore(db), clock });
   const tmpDir = path.join(config.dataDir, 'tmp');
   const books = createBooksService({ catalogue, tmpDir });
   const library = config.calibreLibrary ? createLibraryWatcher({ folder: config.calibreLibrary, books, tmpDir, clock, log }) : null;
@@ -128,14 +133,16 @@ export async function createServices(options: ServicesOptions) {
     ...(library ? [library] : []),
   ];
   return {
-    authenticator: createAuthenticator({ tokens, revocations, booksKey: config.booksApiKey, calendarTokens }),
+    authenticator: createAuthenticator({ tokens, apiTokens, revocations, booksKey: config.booksApiKey, calendarTokens }),
     calendarTokens,
+    apiTokens,
     accounts,
     auth,
     oidc,
     users,
     tasks,
     bookmarks,
+    linkPreviews,
     books,
     /** The Calibre library folder's watcher, when `CALIBRE_LIBRARY` is set. */
     library,

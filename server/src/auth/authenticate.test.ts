@@ -13,6 +13,8 @@ describe('authenticate', () => {
   const revoked = new Set(['ended-session']);
   const { requireUser, requireReader, requireAdmin } = createAuthenticator({
     tokens,
+    // API tokens are tested with the app (api-tokens.test.ts), on a real database.
+    apiTokens: { authenticate: async () => null },
     revocations: { isRevoked: (id) => revoked.has(id) },
     booksKey: BOOKS_KEY,
     calendarTokens: { ownerOf: async () => null },

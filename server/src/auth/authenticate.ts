@@ -1,28 +1,42 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API_TOKEN_PREFIX, type ApiTokenScope } from '../../../contract/api-tokens.ts';
 import { AppError, notFound } from '../errors.ts';
+import type { ApiTokensService } from './api-tokens.service.ts';
 import type { CalendarTokens } from './calendar-tokens.ts';
 import type { SessionRevocations } from './session-revocations.ts';
 import type { AccessTokens, TokenUser } from './tokens.ts';
 
 /**
- * Who a request has shown itself to be: a signed-in user, a holder of the shared books key, or a
- * holder of a user's calendar token, which opens that user's calendar feed and nothing else.
+ * Who a request has shown itself to be: a signed-in user, a user's personal API token, a holder
+ * of the shared books key, or a holder of a user's calendar token, which opens that user's
+ * calendar feed and nothing else.
  */
-export type Principal = { kind: 'user'; user: TokenUser } | { kind: 'books-api-key' } | { kind: 'calendar-feed'; userId: string };
+export type Principal =
+  | { kind: 'user'; user: TokenUser }
+  | { kind: 'api-token'; user: TokenUser; scope: ApiTokenScope }
+  | { kind: 'books-api-key' }
+  | { kind: 'calendar-feed'; userId: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the checks below; null on public routes and before a check has run. */
     principal: Principal | null;
-    /** The signed-in user, on routes behind `requireUser` or `requireAdmin`; elsewhere reading it fails with a 401. */
+    /** The signed-in user (or the API token's owner), on routes behind a user's check; elsewhere reading it fails with a 401. */
     readonly user: TokenUser;
+  }
+  interface FastifyContextConfig {
+    /** A call that changes nothing although it is not a GET (a search): a read-only API token may make it. */
+    reads?: boolean;
   }
 }
 
+/** The route config of a POST that only reads. */
+export const READ_ROUTE = { reads: true };
+
 /**
  * One way for a request to show who it is: null when the request does not carry it, a 401 when
- * it carries it and it is not good. App passwords and API tokens will each be one more.
+ * it carries it and it is not good. App passwords will be one more.
  */
 type Credential = (request: FastifyRequest) => Promise<Principal | null>;
 
@@ -30,8 +44,10 @@ type Credential = (request: FastifyRequest) => Promise<Principal | null>;
 export type RequestCheck = (request: FastifyRequest) => Promise<void>;
 
 export type Authenticator = {
-  /** A signed-in user (a bearer token). */
+  /** A signed-in user (a bearer token of a session): account, profile and token calls, which an API token may not make. */
   requireUser: RequestCheck;
+  /** A signed-in user or a personal API token (bookmark and task calls); a read-only token only on reads. */
+  requireUserOrApiToken: RequestCheck;
   /** A reader of the catalogue: a signed-in user, or a caller with the shared `X-API-Key` (DESIGN §4 Catalogue). */
   requireReader: RequestCheck;
   /** A signed-in administrator; `action` completes "Only administrators may …". */
@@ -49,15 +65,33 @@ const signInRequired = () => new AppError(401, 'Sign-in required', { 'www-authen
  */
 function bearerToken(tokens: AccessTokens, revocations: Pick<SessionRevocations, 'isRevoked'>): Credential {
   return async (request) => {
-    const match = request.headers.authorization?.match(/^Bearer\s+(\S+)$/i);
-    if (!match?.[1]) return null;
-    const user = await tokens.verify(match[1]);
+    const token = bearerOf(request);
+    if (token === null) return null;
+    // Where API tokens are taken, their credential has answered before this one.
+    if (token.startsWith(API_TOKEN_PREFIX)) throw new AppError(403, 'API tokens are accepted on bookmark and task calls only; sign in for this one');
+    const user = await tokens.verify(token);
     if (user.sessionId !== null && revocations.isRevoked(user.sessionId)) {
       throw new AppError(401, 'Your session has ended; please sign in again', { 'www-authenticate': 'Bearer' });
     }
     return { kind: 'user', user };
   };
 }
+
+const bearerOf = (request: FastifyRequest): string | null => request.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? null;
+
+/** A personal API token (`Bearer org_…`), told from a session's JWT by its prefix before any lookup. */
+function apiToken(apiTokens: Pick<ApiTokensService, 'authenticate'>): Credential {
+  return async (request) => {
+    const token = bearerOf(request);
+    if (token === null || !token.startsWith(API_TOKEN_PREFIX)) return null;
+    const bearer = await apiTokens.authenticate(token);
+    if (!bearer) throw new AppError(401, 'This API token is not valid: it may have been revoked', { 'www-authenticate': 'Bearer' });
+    return { kind: 'api-token', user: bearer.user, scope: bearer.scope };
+  };
+}
+
+const isRead = (request: FastifyRequest) =>
+  request.method === 'GET' || request.method === 'HEAD' || request.routeOptions.config.reads === true;
 
 const sameSecret = (given: string, expected: string) => {
   const a = Buffer.from(given);
@@ -99,18 +133,27 @@ async function authenticate(request: FastifyRequest, credentials: Credential[]):
 
 type AuthenticatorDependencies = {
   tokens: AccessTokens;
+  apiTokens: Pick<ApiTokensService, 'authenticate'>;
   revocations: Pick<SessionRevocations, 'isRevoked'>;
   booksKey: string | undefined;
   calendarTokens: Pick<CalendarTokens, 'ownerOf'>;
 };
 
-export function createAuthenticator({ tokens, revocations, booksKey, calendarTokens }: AuthenticatorDependencies): Authenticator {
+export function createAuthenticator({ tokens, apiTokens, revocations, booksKey, calendarTokens }: AuthenticatorDependencies): Authenticator {
   const users = [bearerToken(tokens, revocations)];
+  const owners = [apiToken(apiTokens), ...users];
   const readers = [...users, booksApiKey(booksKey)];
   const calendarFeeds = [calendarToken(calendarTokens)];
   return {
     async requireUser(request) {
       if ((await authenticate(request, users))?.kind !== 'user') throw signInRequired();
+    },
+    async requireUserOrApiToken(request) {
+      const principal = await authenticate(request, owners);
+      if (principal?.kind !== 'user' && principal?.kind !== 'api-token') throw signInRequired();
+      if (principal.kind === 'api-token' && principal.scope === 'read' && !isRead(request)) {
+        throw new AppError(403, 'This API token is read-only: it may only read bookmarks and tasks');
+      }
     },
     async requireReader(request) {
       if (!(await authenticate(request, readers))) throw signInRequired();
@@ -139,7 +182,7 @@ export function decorateRequestsWithPrincipal(app: FastifyInstance): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('user', {
     getter(this: FastifyRequest): TokenUser {
-      if (this.principal?.kind !== 'user') throw signInRequired();
+      if (this.principal?.kind !== 'user' && this.principal?.kind !== 'api-token') throw signInRequired();
       return this.principal.user;
     },
   });

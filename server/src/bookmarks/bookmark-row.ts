@@ -1,8 +1,9 @@
 import type { Bookmark, BookmarkInput } from '../../../contract/bookmarks.ts';
 import type { BookmarksTable } from '../storage/schema.ts';
+import { linkKey } from './link-key.ts';
 
 /** A stored bookmark as the store reads it, from either table. */
-export type BookmarkRow = Omit<BookmarksTable, 'id' | 'owner_id'> & { id: number };
+export type BookmarkRow = Omit<BookmarksTable, 'id' | 'owner_id' | 'link_key'> & { id: number };
 
 export const BOOKMARK_COLUMNS = ['title', 'link', 'host', 'tags', 'note', 'create_date', 'update_date'] as const;
 
@@ -16,6 +17,7 @@ export function rowFields(input: BookmarkInput) {
   return {
     title: input.title,
     link: input.link,
+    link_key: linkKey(input.link),
     host: hostOf(input.link),
     tags: JSON.stringify(input.tags),
     note: input.note ?? null,

@@ -11,7 +11,11 @@ import {
   BookmarkImportReply,
   BookmarkInput,
   BookmarkListQuery,
+  BookmarkLookup,
+  BookmarkLookupQuery,
   BookmarkPage,
+  BookmarkPreview,
+  BookmarkPreviewBody,
   BookmarkQueryParams,
   BookmarkQuerySpec,
   BookmarkSearchResult,
@@ -19,19 +23,25 @@ import {
   TagCounts,
 } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
+import { SESSION_OR_API_TOKEN } from '../http/openapi.ts';
+import { READ_ROUTE } from '../auth/authenticate.ts';
 import { UPLOAD_ROUTE } from '../http/http-limits.ts';
 import { fileChunks, readUpload } from '../http/multipart-upload.ts';
 import type { BookmarksService } from './bookmarks.service.ts';
+import type { LinkPreviews } from './preview/link-previews.ts';
 
 /** A browser's bookmarks file is a few MB even with tens of thousands of links. */
 const MAX_IMPORT_MB = 50;
 
 const ListHeaders = z.object({ pagecursor: z.string().max(200, 'must be at most 200 characters').optional() });
 
-/** Every route of the bookmark gateway and the search index (spec §7); registered behind requireUser. */
-export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }> = async (app, { bookmarks }) => {
+/**
+ * Every route of the bookmark gateway and the search index (spec §7), and the create form's helpers;
+ * registered behind requireUserOrApiToken.
+ */
+export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; previews: LinkPreviews }> = async (app, { bookmarks, previews }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const security = [{ bearer: [] }];
+  const security = SESSION_OR_API_TOKEN;
   const tags = ['bookmarks'];
   await app.register(multipart);
 
@@ -57,6 +67,36 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }
       schema: { tags, summary: 'Create a bookmark', security, body: BookmarkInput, response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 409: ErrorReply } },
     },
     async (request) => bookmarks.create(request.user.uid, request.body),
+  );
+
+  routes.get(
+    '/bookmarks/lookup',
+    {
+      schema: {
+        tags,
+        summary:
+          'Whether the link is saved already: the bookmark of the same link, compared after lower-casing the scheme and host, dropping a default port and writing an empty path as "/"; null when none',
+        security,
+        querystring: BookmarkLookupQuery,
+        response: { 200: BookmarkLookup, 400: ErrorReply, 401: ErrorReply },
+      },
+    },
+    async (request) => ({ bookmark: await bookmarks.lookup(request.user.uid, request.query.link) }),
+  );
+
+  routes.post(
+    '/bookmarks/preview',
+    {
+      schema: {
+        tags,
+        summary:
+          'The page’s title and description (as `note`), fetched by the server: http(s) on public addresses only, at most 3 redirects, 5 s and 1 MB, HTML only; 422 saying why a page cannot be read, 429 past 3 a second',
+        security,
+        body: BookmarkPreviewBody,
+        response: { 200: BookmarkPreview, 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 422: ErrorReply, 429: ErrorReply },
+      },
+    },
+    async (request) => previews.preview(request.user.uid, request.body.link),
   );
 
   routes.post(
@@ -186,6 +226,7 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService }
   routes.post(
     '/api/bookmarks/query',
     {
+      config: READ_ROUTE,
       schema: {
         tags,
         summary:

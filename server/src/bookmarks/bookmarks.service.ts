@@ -20,6 +20,7 @@ import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
 import { searchTerms } from '../search/search-text.ts';
 import { fileEntryOutcome } from './bookmark-file-entry.ts';
+import { linkKey } from './link-key.ts';
 import { createImportGate } from './import-gate.ts';
 import { bookmarkFileText } from './bookmark-file-text.ts';
 import type { BookmarkIndex, IndexQuery, IndexResult } from './bookmarks.search.ts';
@@ -150,6 +151,12 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
 
     async get(ownerId: string, id: number): Promise<Bookmark> {
       return fromRow(await owned(ownerId, id));
+    },
+
+    /** The owner's bookmark of the same link, compared after normalising it; null when there is none. */
+    async lookup(ownerId: string, link: string): Promise<Bookmark | null> {
+      const row = await store.findByLinkKey(ownerId, linkKey(link));
+      return row ? fromRow(row) : null;
     },
 
     async create(ownerId: string, input: BookmarkInput): Promise<Bookmark> {

@@ -58,6 +58,11 @@ export function createBookmarksStore(db: Kysely<Database>) {
       return selectRow(db).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
     },
 
+    /** The owner's oldest bookmark whose link compares equal to this one (`link-key.ts`). */
+    findByLinkKey(ownerId: string, key: string): Promise<BookmarkRow | undefined> {
+      return selectRow(db).where('owner_id', '=', ownerId).where('link_key', '=', key).orderBy('id').limit(1).executeTakeFirst();
+    },
+
     /** The new row, or undefined when the owner already has this link. */
     async insert(ownerId: string, bookmark: NewBookmark): Promise<BookmarkRow | undefined> {
       return db.transaction().execute(async (trx) => {

@@ -45,7 +45,8 @@ describe.each(testDialects)('migration 0007 on %s', (dialect) => {
         created_at: NOW, updated_at: NOW,
       }).execute();
       const entry = { title: 'Øresund bridge', link: 'https://example.org/bridge', tags: '["Straße"]', note: null };
-      await db.insertInto('bookmarks').values({ id: 1, owner_id: 'u1', host: 'example.org', create_date: NOW, update_date: NOW, ...entry })
+      // The table as 0006 left it, before links had their compared form (0014).
+      await db.insertInto('bookmarks').values({ id: 1, owner_id: 'u1', host: 'example.org', create_date: NOW, update_date: NOW, ...entry } as never)
         .execute();
       const entrySearch = dialect === 'postgres'
         ? sql`, ${oldTsvector([[entry.title, 'A'], [entry.link, 'B'], ['Straße', 'D']])}::tsvector`

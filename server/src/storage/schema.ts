@@ -21,6 +21,7 @@ export interface Database {
   task_notices: TaskNoticesTable;
   task_completions: TaskCompletionsTable;
   calendar_tokens: CalendarTokensTable;
+  api_tokens: ApiTokensTable;
 }
 
 export interface UsersTable {
@@ -100,6 +101,8 @@ export interface BookmarksTable {
   owner_id: string;
   title: string;
   link: string;
+  /** The link as links are compared to find one already saved (bookmarks/link-key.ts). */
+  link_key: string;
   host: string;
   tags: string;
   note: string | null;
@@ -202,4 +205,16 @@ export interface CalendarTokensTable {
   created_at: number;
   feed_etag: string | null;
   feed_changed_at: number | null;
+}
+
+/** Personal API tokens (auth/api-tokens.*): the token itself is never stored, only its SHA-256. */
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  scope: 'read' | 'write';
+  token_hash: string;
+  created_at: number;
+  /** Written at most once a minute per token. */
+  last_used_at: number | null;
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorReply } from '../../../contract/errors.ts';
+import { SESSION_OR_API_TOKEN } from '../http/openapi.ts';
 import { CreateTaskBody, TaskAction } from '../../../contract/task-requests.ts';
 import { Task, TaskCompletion, TaskIdParams, TaskPage, TaskPageQuery } from '../../../contract/tasks.ts';
 import type { TasksService } from './tasks.service.ts';
@@ -9,10 +10,10 @@ import type { TasksService } from './tasks.service.ts';
 // Header names arrive lower-cased; other headers pass through untouched.
 const PageHeaders = z.looseObject({ pagecursor: z.string().max(500, 'must be at most 500 characters').optional() });
 
-/** The task gateway of spec §7, at its own paths; registered behind requireUser. */
+/** The task gateway of spec §7, at its own paths; registered behind requireUserOrApiToken. */
 export const tasksRoutes: FastifyPluginAsync<{ tasks: TasksService }> = async (app, { tasks }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const security = [{ bearer: [] }];
+  const security = SESSION_OR_API_TOKEN;
 
   routes.get(
     '/schedule',

@@ -1,27 +1,29 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useSelector } from 'react-redux';
-import { useNavigate } from 'react-router';
-import { BOOKMARK_FIELD_VALUES, splitTags } from '../../../../contract/bookmarks.ts';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { BOOKMARK_FIELD_VALUES, isHttpUrl, splitTags } from '../../../../contract/bookmarks.ts';
 import { firstProblem } from '../../../../contract/field-labels.ts';
+import { errorMessage } from '../../api/api-error.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { useRequest } from '../../lib/use-request.ts';
+import { type BookmarkFields, prefilledFields } from './bookmark-prefill.ts';
+import { previewPage } from './bookmarks.api.ts';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
 import { createAndIndex } from './bookmarks.thunks.ts';
-
-type Fields = { title: string; link: string; tags: string; note: string };
+import { useAlreadySaved } from './use-already-saved.ts';
 
 /** The contract's own words for a field that is given but would be refused (a link that is not a web address, say). */
-function fieldProblem(name: keyof Fields, value: string): string[] {
+function fieldProblem(name: keyof BookmarkFields, value: string): string[] {
   const parsed = BOOKMARK_FIELD_VALUES[name].safeParse(value);
   return parsed.success ? [] : [firstProblem(name, parsed.error.issues)!];
 }
 
 /** Spec §5 Bookmark create: the spec's messages for the required fields, then the contract's rules for each field given. */
-function problems(fields: Fields): string[] {
+function problems(fields: BookmarkFields): string[] {
   return [
     ...(fields.title.trim() === '' ? ['title is required'] : fieldProblem('title', fields.title)),
     ...(fields.link.trim() === '' ? ['link is required'] : fieldProblem('link', fields.link)),
@@ -30,16 +32,48 @@ function problems(fields: Fields): string[] {
   ];
 }
 
-/** Spec §2 Bookmark create: on success, the new bookmark's page. */
+/**
+ * Spec §2 Bookmark create: on success, the new bookmark's page. The address may fill the form in
+ * (the bookmarklet's popup); a link given without a title takes the page's title and description,
+ * read by the server; a link the user has saved already is pointed out, not refused.
+ */
 export function BookmarkCreatePage() {
   const client = useApiClient();
   const dispatch = useBookmarksDispatch();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const { operationError } = useSelector(selectBookmarks);
-  const [fields, setFields] = useState<Fields>({ title: '', link: '', tags: '', note: '' });
+  const [fields, setFields] = useState<BookmarkFields>(() => prefilledFields(params));
   const [shown, setShown] = useState<string[]>([]);
   const { busy, run } = useRequest();
-  const set = (name: keyof Fields) => (event: { target: { value: string } }) => setFields({ ...fields, [name]: event.target.value });
+  const { busy: reading, run: runReading } = useRequest();
+  const [readProblem, setReadProblem] = useState<string | null>(null);
+  const saved = useAlreadySaved(fields.link);
+  const set = (name: keyof BookmarkFields) => (event: { target: { value: string } }) => setFields({ ...fields, [name]: event.target.value });
+
+  /** Fills the title and note that are still empty from the page itself. */
+  const readPage = useCallback(
+    (link: string) => {
+      if (!isHttpUrl(link.trim())) return;
+      void runReading(async (signal) => {
+        try {
+          const page = await previewPage(client, link.trim(), signal);
+          if (signal.aborted) return;
+          setReadProblem(null);
+          setFields((current) => ({ ...current, title: current.title || page.title, note: current.note || page.note }));
+        } catch (error) {
+          if (!signal.aborted) setReadProblem(`The page could not be read: ${errorMessage(error)}`);
+        }
+      });
+    },
+    [client, runReading],
+  );
+
+  // Opened with a link and no title (a link shared from elsewhere): the page gives the title, once.
+  const [openedWith] = useState(fields);
+  useEffect(() => {
+    if (openedWith.link !== '' && openedWith.title === '') readPage(openedWith.link);
+  }, [openedWith, readPage]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -65,7 +99,27 @@ export function BookmarkCreatePage() {
         </Form.Group>
         <Form.Group className="mb-3" controlId="bookmark-link">
           <Form.Label>Link</Form.Label>
-          <Form.Control type="url" value={fields.link} onChange={set('link')} />
+          <Form.Control
+            type="url"
+            value={fields.link}
+            onChange={set('link')}
+            onBlur={() => {
+              if (fields.title.trim() === '') readPage(fields.link);
+            }}
+          />
+          <div className="d-flex flex-wrap align-items-center gap-2 mt-1">
+            <Button variant="link" size="sm" className="p-0" disabled={!isHttpUrl(fields.link.trim()) || reading} onClick={() => readPage(fields.link)}>
+              Read title and description from the page
+            </Button>
+            {reading && <LoadingSpinner />}
+          </div>
+          {readProblem !== null && <p className="text-secondary small mb-0" id="bookmark-read-problem">{readProblem}</p>}
+          {saved !== null && (
+            <p className="text-warning-emphasis mb-0" id="bookmark-already-saved" role="status">
+              {'Already saved: '}
+              <Link to={`/bookmark/${saved.id}`}>{saved.title}</Link>
+            </p>
+          )}
         </Form.Group>
         <Form.Group className="mb-3" controlId="bookmark-tags">
           <Form.Label>Tags</Form.Label>

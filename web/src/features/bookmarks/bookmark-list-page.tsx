@@ -6,6 +6,7 @@ import { useReturnVisit } from '../../lib/history.ts';
 import { useRequest } from '../../lib/use-request.ts';
 import { BookmarkBulkBar } from './bookmark-bulk-bar.tsx';
 import { BookmarkFileButtons } from './bookmark-file-buttons.tsx';
+import { BookmarkletLink } from './bookmarklet-link.tsx';
 import { BookmarkResults } from './bookmark-results.tsx';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
 import { deleteBookmarks, type ListFilter, loadBookmarks, openList, tagBookmarks } from './bookmarks.thunks.ts';
@@ -70,6 +71,7 @@ export function BookmarkListPage() {
     <section id="bookmark-list">
       <h1 className="h4 mb-3">Bookmarks</h1>
       <BookmarkFileButtons onImported={reload} />
+      <BookmarkletLink />
       {tag !== undefined && (
         <p className="mb-2" id="bookmark-tag-filter">
           {`Tagged “${tag}” `}

@@ -4,7 +4,9 @@ import {
   BookmarkBulkReply,
   type BookmarkDraft,
   BookmarkImportReply,
+  BookmarkLookup,
   BookmarkPage,
+  BookmarkPreview,
   type BookmarkQuerySpec,
   BookmarkSearchResult,
   TagCounts,
@@ -81,3 +83,12 @@ export async function exportBookmarks(client: HttpClient): Promise<Blob> {
   return response.blob();
 }
 
+
+/** The user's bookmark of the same link (compared after normalising it), or null. */
+export async function lookupBookmark(client: HttpClient, link: string, signal?: AbortSignal): Promise<Bookmark | null> {
+  return (await client.json(`/bookmarks/lookup?${new URLSearchParams({ link })}`, BookmarkLookup, { signal })).bookmark;
+}
+
+/** The page's title and description, read by the server. */
+export const previewPage = (client: HttpClient, link: string, signal?: AbortSignal) =>
+  client.json('/bookmarks/preview', BookmarkPreview, { method: 'POST', body: { link }, signal });
