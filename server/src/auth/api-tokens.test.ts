@@ -147,9 +147,9 @@ describe.each(testDialects)('personal API tokens on %s', (dialect) => {
   });
 
   it.each([
-    [{ scope: 'read' }, 'name: name is required'],
-    [{ name: '   ', scope: 'read' }, 'name: name is required'],
-    [{ name: 'x'.repeat(101), scope: 'read' }, 'name: must be at most 100 characters'],
+    [{ scope: 'read' }, 'name is required'],
+    [{ name: '   ', scope: 'read' }, 'name is required'],
+    [{ name: 'x'.repeat(101), scope: 'read' }, 'Name must be at most 100 characters'],
     [{ name: 'admin', scope: 'admin' }, 'scope: must be "read" or "write"'],
     [{ name: 'extra', scope: 'read', owner: 'bob' }, 'Unrecognized key: "owner"'],
   ])('refuses %j with 400 "%s" and makes no token', async (body, expected) => {
