@@ -3,6 +3,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { authRoutes } from './auth/auth.routes.ts';
 import { calendarTokensRoutes } from './auth/calendar-tokens.routes.ts';
+import { createLoginLimiter } from './auth/login-limiter.ts';
 import { decorateRequestsWithPrincipal } from './auth/authenticate.ts';
 import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
 import { sessionsRoutes } from './auth/sessions.routes.ts';
@@ -24,6 +25,7 @@ import { createServices, type ServicesOptions } from './services.ts';
 import type { Storage } from './storage/database.ts';
 import { calendarFeedRoutes } from './tasks/calendar.routes.ts';
 import { tasksRoutes } from './tasks/tasks.routes.ts';
+import { accountRoutes } from './users/account.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 
 export type AppOptions = {
@@ -90,15 +92,18 @@ export async function buildApp({
 
   const { authenticator } = services;
   const apiPaths = createApiPaths();
+  // Failed sign-ins, counted per server instance in memory, at sign-in and at a password change alike.
+  const logins = createLoginLimiter();
   await app.register(async (api) => {
     apiPaths.learnFrom(api);
     await api.register(healthRoutes, { storage });
-    await api.register(authRoutes, { auth: services.auth, accounts: services.accounts, config });
+    await api.register(authRoutes, { auth: services.auth, accounts: services.accounts, logins, config });
     await api.register(oidcRoutes, { oidc: services.oidc, config });
     await api.register(async (signedIn) => {
       signedIn.addHook('onRequest', authenticator.requireUser);
       await signedIn.register(usersRoutes, { users: services.users });
       await signedIn.register(sessionsRoutes, { auth: services.auth });
+      await signedIn.register(accountRoutes, { auth: services.auth, logins });
       await signedIn.register(bookmarksRoutes, { bookmarks: services.bookmarks });
       await signedIn.register(tasksRoutes, { tasks: services.tasks });
       await signedIn.register(calendarTokensRoutes, { calendarTokens: services.calendarTokens, publicUrl: config.publicUrl });

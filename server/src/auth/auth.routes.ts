@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { AccountsService } from '../users/accounts.service.ts';
 import type { AuthService, SignedIn } from './auth.service.ts';
-import { createLoginLimiter, createRegistrationLimiter } from './login-limiter.ts';
+import { createRegistrationLimiter, type LoginLimiter } from './login-limiter.ts';
 import { clearRefreshCookie, REFRESH_COOKIE, setRefreshCookie } from './refresh-cookie.ts';
 import { signInRedirectOrigin } from './oidc/redirect-origin.ts';
 import { sessionClientOf } from './session-client.ts';
@@ -15,15 +15,16 @@ import { sessionClientOf } from './session-client.ts';
 type Options = {
   auth: AuthService;
   accounts: AccountsService;
+  /** Shared with the password change, which asks the current password as sign-in does. */
+  logins: LoginLimiter;
   config: Pick<Config, 'sessionDays' | 'google' | 'oidc' | 'publicUrl' | 'host' | 'port'>;
 };
 
 const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: ErrorReply, 429: ErrorReply, 503: ErrorReply };
 
-export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accounts, config }) => {
+export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accounts, logins, config }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   // Counted per server instance, in memory.
-  const logins = createLoginLimiter();
   const registrations = createRegistrationLimiter();
   const providersReachable = signInRedirectOrigin(config) !== null;
 

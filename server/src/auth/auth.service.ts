@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { ChangePasswordBody } from '../../../contract/account.ts';
 import type { AuthReply, LoginBody, RegisterBody } from '../../../contract/auth.ts';
 import type { Clock } from '../clock.ts';
 import { AppError } from '../errors.ts';
@@ -42,6 +43,8 @@ type Dependencies = {
 };
 
 const WRONG_CREDENTIALS = 'Wrong e-mail or password';
+/** 403, not 401: the client takes a 401 for an expired token and would sign the user out. */
+export const WRONG_CURRENT_PASSWORD = 'current: the current password is wrong';
 const sessionEnded = () => new AppError(401, 'Your session has ended; please sign in again');
 
 export function createAuthService({ db, clock, tokens, refreshTokens, revocations, hashing, accounts, sessionDays }: Dependencies) {
@@ -186,6 +189,23 @@ export function createAuthService({ db, clock, tokens, refreshTokens, revocation
       });
       await endSessions(ended);
       return ended.length;
+    },
+
+    /**
+     * Asks the current password (an account that has none, from a provider, sets its first), sets
+     * the new one, and ends every other session, whose holder may be who learnt the old one; the
+     * session asking (`keep`) stays signed in. How many sessions were ended.
+     */
+    async changePassword(userId: string, keep: string | null, body: ChangePasswordBody): Promise<number> {
+      const user = await users.findById(userId);
+      if (!user) throw sessionEnded();
+      if (user.password_hash !== null) {
+        if (body.current === undefined) throw new AppError(400, 'current: is required');
+        if (!(await hashing.verify(body.current, user.password_hash))) throw new AppError(403, WRONG_CURRENT_PASSWORD);
+      }
+      await assertUncommonPassword(body.password);
+      await users.setPasswordHash(userId, await hashing.hash(body.password), clock.now());
+      return this.endOtherSessions(userId, keep);
     },
 
     /** Expired rows are kept a while after expiry so that reuse of an old token is still recognised. */
