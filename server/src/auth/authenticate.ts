@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../errors.ts';
 import type { CalendarTokens } from './calendar-tokens.ts';
+import type { DisabledAccounts } from './disabled-accounts.ts';
 import type { SessionRevocations } from './session-revocations.ts';
 import type { AccessTokens, TokenUser } from './tokens.ts';
 
@@ -17,6 +18,10 @@ declare module 'fastify' {
     principal: Principal | null;
     /** The signed-in user, on routes behind `requireUser` or `requireAdmin`; elsewhere reading it fails with a 401. */
     readonly user: TokenUser;
+  }
+  interface FastifyContextConfig {
+    /** The route answers a user who must still replace a temporary password (the change itself, the user record). */
+    beforePasswordChange?: boolean;
   }
 }
 
@@ -41,13 +46,19 @@ export type Authenticator = {
 };
 
 const signInRequired = () => new AppError(401, 'Sign-in required', { 'www-authenticate': 'Bearer' });
+const accountDisabled = () =>
+  new AppError(401, 'This account has been disabled; ask an administrator', { 'www-authenticate': 'Bearer' });
+const passwordChangeFirst = () =>
+  new AppError(403, 'Choose a new password first: an administrator set a temporary one (PUT /api/users/me/password)');
+
+type Refusals = { revocations: Pick<SessionRevocations, 'isRevoked'>; disabled: Pick<DisabledAccounts, 'isDisabled'> };
 
 /**
  * A token is checked from memory (its signature once, then a cache), and its session against the
  * set of sessions ended lately: both O(1), no database read per request. A token issued before
  * tokens named their session has none to check and lives out its 15 minutes.
  */
-function bearerToken(tokens: AccessTokens, revocations: Pick<SessionRevocations, 'isRevoked'>): Credential {
+function bearerToken(tokens: AccessTokens, { revocations, disabled }: Refusals): Credential {
   return async (request) => {
     const match = request.headers.authorization?.match(/^Bearer\s+(\S+)$/i);
     if (!match?.[1]) return null;
@@ -55,6 +66,7 @@ function bearerToken(tokens: AccessTokens, revocations: Pick<SessionRevocations,
     if (user.sessionId !== null && revocations.isRevoked(user.sessionId)) {
       throw new AppError(401, 'Your session has ended; please sign in again', { 'www-authenticate': 'Bearer' });
     }
+    if (disabled.isDisabled(user.uid)) throw accountDisabled();
     return { kind: 'user', user };
   };
 }
@@ -74,14 +86,22 @@ function booksApiKey(key: string | undefined): Credential {
   };
 }
 
-/** The token of a calendar feed's path; routing has set the params before any onRequest hook runs. */
-function calendarToken(tokens: Pick<CalendarTokens, 'ownerOf'>): Credential {
+/**
+ * The token of a calendar feed's path; routing has set the params before any onRequest hook runs.
+ * A disabled account's feed is not there, as an unknown token's.
+ */
+function calendarToken(tokens: Pick<CalendarTokens, 'ownerOf'>, disabled: Refusals['disabled']): Credential {
   return async (request) => {
     const { token } = request.params as { token?: unknown };
     if (typeof token !== 'string') return null;
     const userId = await tokens.ownerOf(token);
-    return userId === null ? null : { kind: 'calendar-feed', userId };
+    return userId === null || disabled.isDisabled(userId) ? null : { kind: 'calendar-feed', userId };
   };
+}
+
+/** Read from the token: the token issued once the password is changed no longer says it. */
+function assertPasswordChanged(request: FastifyRequest, user: TokenUser): void {
+  if (user.passwordChangeRequired && !request.routeOptions.config.beforePasswordChange) throw passwordChangeFirst();
 }
 
 /** The principal of the first credential the request carries, remembered for the request's later checks. */
@@ -97,20 +117,21 @@ async function authenticate(request: FastifyRequest, credentials: Credential[]):
   return null;
 }
 
-type AuthenticatorDependencies = {
+type AuthenticatorDependencies = Refusals & {
   tokens: AccessTokens;
-  revocations: Pick<SessionRevocations, 'isRevoked'>;
   booksKey: string | undefined;
   calendarTokens: Pick<CalendarTokens, 'ownerOf'>;
 };
 
-export function createAuthenticator({ tokens, revocations, booksKey, calendarTokens }: AuthenticatorDependencies): Authenticator {
-  const users = [bearerToken(tokens, revocations)];
+export function createAuthenticator({ tokens, revocations, disabled, booksKey, calendarTokens }: AuthenticatorDependencies): Authenticator {
+  const users = [bearerToken(tokens, { revocations, disabled })];
   const readers = [...users, booksApiKey(booksKey)];
-  const calendarFeeds = [calendarToken(calendarTokens)];
+  const calendarFeeds = [calendarToken(calendarTokens, disabled)];
   return {
     async requireUser(request) {
-      if ((await authenticate(request, users))?.kind !== 'user') throw signInRequired();
+      const principal = await authenticate(request, users);
+      if (principal?.kind !== 'user') throw signInRequired();
+      assertPasswordChanged(request, principal.user);
     },
     async requireReader(request) {
       if (!(await authenticate(request, readers))) throw signInRequired();
@@ -120,6 +141,7 @@ export function createAuthenticator({ tokens, revocations, booksKey, calendarTok
         const principal = await authenticate(request, users);
         if (!principal) throw signInRequired();
         if (principal.kind !== 'user' || !principal.user.admin) throw new AppError(403, `Only administrators may ${action}`);
+        assertPasswordChanged(request, principal.user);
       };
     },
     async requireCalendarToken(request) {
