@@ -63,10 +63,11 @@ function bearerToken(tokens: AccessTokens, { revocations, disabled }: Refusals):
     const match = request.headers.authorization?.match(/^Bearer\s+(\S+)$/i);
     if (!match?.[1]) return null;
     const user = await tokens.verify(match[1]);
+    // Told first: disabling ends the sessions too, and this says why.
+    if (disabled.isDisabled(user.uid)) throw accountDisabled();
     if (user.sessionId !== null && revocations.isRevoked(user.sessionId)) {
       throw new AppError(401, 'Your session has ended; please sign in again', { 'www-authenticate': 'Bearer' });
     }
-    if (disabled.isDisabled(user.uid)) throw accountDisabled();
     return { kind: 'user', user };
   };
 }
