@@ -80,7 +80,8 @@ export function AdminPage() {
               <th scope="col">Bookmarks</th>
               <th scope="col">Tasks</th>
               <th scope="col">Status</th>
-              <th scope="col">
+              {/* Positioned, so that the hidden label stays inside the table's sideways scroll on a phone. */}
+              <th scope="col" className="position-relative">
                 <span className="visually-hidden">Actions</span>
               </th>
             </tr>
