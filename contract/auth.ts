@@ -28,6 +28,8 @@ export const Providers = z.object({
   google: z.boolean(),
   /** The display name of a generic OpenID Connect provider, or null when none is configured. */
   oidc: z.string().nullable(),
+  /** Whether "Forgot your password?" is offered: mail is set up (SMTP_URL) and the server knows its address. */
+  passwordReset: z.boolean(),
 });
 export type Providers = z.infer<typeof Providers>;
 
@@ -39,6 +41,8 @@ export const RegisterBody = z.strictObject({
     .trim()
     .min(1, 'is required')
     .max(100, 'must be at most 100 characters'),
+  /** The token of an administrator's invitation: it opens sign-up for its e-mail even when sign-up is closed. */
+  invitation: z.string().min(1).max(100).optional(),
 });
 export type RegisterBody = z.infer<typeof RegisterBody>;
 
@@ -60,6 +64,12 @@ export type AuthUser = z.infer<typeof AuthUser>;
 export const AuthReply = z.object({
   idToken: z.string(),
   user: AuthUser,
+  /**
+   * The user signed in with a temporary password an administrator set: every call but the password
+   * change (`PUT /api/users/me/password`) and the user record answers 403 until it is replaced.
+   * The server always sends it; optional so that a reply of an older server still parses.
+   */
+  passwordChangeRequired: z.boolean().optional(),
 });
 export type AuthReply = z.infer<typeof AuthReply>;
 
@@ -79,3 +89,23 @@ export type SignInResult = z.infer<typeof SignInResult>;
 /** The identity providers `GET /auth/oidc/{provider}/start` knows. */
 export const IdentityProviderId = z.enum(['google', 'oidc']);
 export type IdentityProviderId = z.infer<typeof IdentityProviderId>;
+
+/** What the sign-up page of an invitation shows (`GET /auth/invitations/{token}`). */
+export const InvitationInfo = z.object({ email: z.string() });
+export type InvitationInfo = z.infer<typeof InvitationInfo>;
+
+export const InvitationParams = z.object({ token: z.string().min(1).max(100) });
+
+/** `POST /auth/password-reset`: the e-mail of an account whose password is forgotten. */
+export const PasswordResetBody = z.strictObject({ email: Email });
+export type PasswordResetBody = z.infer<typeof PasswordResetBody>;
+
+/** The one answer to a reset request, whether or not the address has an account. */
+export const PasswordResetAccepted = z.object({ message: z.string() });
+
+/** `POST /auth/password-reset/confirm`: the link's token and the new password. */
+export const PasswordResetConfirmBody = z.strictObject({
+  token: z.string().min(1, 'is required').max(100, 'must be at most 100 characters'),
+  password: Password,
+});
+export type PasswordResetConfirmBody = z.infer<typeof PasswordResetConfirmBody>;

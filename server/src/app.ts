@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { adminRoutes } from './admin/admin.routes.ts';
 import { apiTokensRoutes } from './auth/api-tokens.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { calendarTokensRoutes } from './auth/calendar-tokens.routes.ts';
@@ -98,7 +99,13 @@ export async function buildApp({
   await app.register(async (api) => {
     apiPaths.learnFrom(api);
     await api.register(healthRoutes, { storage, library: services.library });
-    await api.register(authRoutes, { auth: services.auth, accounts: services.accounts, logins, config });
+    await api.register(authRoutes, {
+      auth: services.auth,
+      accounts: services.accounts,
+      passwordResets: services.passwordResets,
+      logins,
+      config,
+    });
     await api.register(oidcRoutes, { oidc: services.oidc, config });
     await api.register(async (signedIn) => {
       signedIn.addHook('onRequest', authenticator.requireUser);
@@ -119,6 +126,11 @@ export async function buildApp({
       tasks: services.tasks,
       calendarTokens: services.calendarTokens,
       requireCalendarToken: authenticator.requireCalendarToken,
+      publicUrl: config.publicUrl,
+    });
+    await api.register(adminRoutes, {
+      admin: services.admin,
+      requireAdmin: authenticator.requireAdmin('administer accounts'),
       publicUrl: config.publicUrl,
     });
     await api.register(booksRoutes, { books: services.books, authenticator, maxUploadMb: config.maxUploadMb });

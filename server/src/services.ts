@@ -1,13 +1,18 @@
 import path from 'node:path';
 import type { Logger } from './logger.ts';
+import { createAdminService } from './admin/admin.service.ts';
 import { createApiTokensService } from './auth/api-tokens.service.ts';
 import { createApiTokensStore } from './auth/api-tokens.store.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createAuthService } from './auth/auth.service.ts';
 import { createCalendarTokens } from './auth/calendar-tokens.ts';
+import { createLocalDisabledAccounts, createPostgresDisabledAccounts } from './auth/disabled-accounts.ts';
 import { createIdentityProviders } from './auth/oidc/identity-providers.ts';
 import { createOidcService } from './auth/oidc/oidc.service.ts';
 import { createProviderAccounts } from './auth/oidc/provider-accounts.ts';
+import { providerName } from './auth/oidc/provider-name.ts';
+import { signInRedirectOrigin } from './auth/oidc/redirect-origin.ts';
+import { createPasswordResets } from './auth/password-resets.ts';
 import { createSignInFlows } from './auth/oidc/sign-in-flow.ts';
 import { createHashingQueue } from './auth/hashing-queue.ts';
 import { createRefreshTokens } from './auth/refresh-tokens.ts';
@@ -56,6 +61,7 @@ async function databaseParts({ storage, log, eagerSearchWorkers, clock = systemC
   if (storage.dialect === 'sqlite') {
     return {
       revocations: await createLocalSessionRevocations(storage.db, clock),
+      disabledAccounts: await createLocalDisabledAccounts(storage.db),
       catalogue: createSqliteCatalogue(storage.db, storage.sqliteFile, { eager: eagerSearchWorkers ?? false }),
       bookmarkIndex: createSqliteBookmarkIndex(storage.db),
       events: createLocalUserEvents(),
@@ -68,6 +74,7 @@ async function databaseParts({ storage, log, eagerSearchWorkers, clock = systemC
     bookmarkIndex: createPostgresBookmarkIndex(storage.db),
     events: await createPostgresUserEvents(storage.db, storage.postgres, log),
     revocations: await createPostgresSessionRevocations(storage.db, clock, storage.postgres, log),
+    disabledAccounts: await createPostgresDisabledAccounts(storage.db, storage.postgres, log),
     noticeLocks: true,
   };
 }
@@ -80,11 +87,20 @@ async function databaseParts({ storage, log, eagerSearchWorkers, clock = systemC
 export async function createServices(options: ServicesOptions) {
   const { config, storage, clock = systemClock, log, onNoticeRun } = options;
   const { db } = storage;
-  const { catalogue, bookmarkIndex, events, revocations, noticeLocks } = await databaseParts(options);
+  const { catalogue, bookmarkIndex, events, revocations, disabledAccounts, noticeLocks } = await databaseParts(options);
 
   const signingKey = await loadSigningKey(db, config.jwtSecret);
   const tokens = createAccessTokens(signingKey, clock);
-  const accounts = createAccountsService({ db, clock, allowSignup: config.allowSignup, adminEmails: config.adminEmails });
+  const accounts = createAccountsService({
+    db,
+    clock,
+    allowSignup: config.allowSignup,
+    adminEmails: config.adminEmails,
+    revocations,
+    disabled: disabledAccounts,
+    events,
+    bookmarkIndex,
+  });
   const auth = createAuthService({
     db,
     clock,
@@ -105,9 +121,24 @@ export async function createServices(options: ServicesOptions) {
   const usersStore = createUsersStore(db);
   const users = createUsersService({ users: usersStore, events, clock });
 
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') });
+  // Links mailed to people lead to PUBLIC_URL (or the one address listened on), never to a Host header.
+  const mailedLinksOrigin = signInRedirectOrigin(config);
+  const passwordResets =
+    config.smtpUrl && mailedLinksOrigin ? createPasswordResets({ db, clock, auth, mailer, origin: mailedLinksOrigin, log }) : null;
+  const admin = createAdminService({
+    db,
+    clock,
+    accounts,
+    auth,
+    mailer: config.smtpUrl ? mailer : null,
+    providerName: (issuer) => providerName(issuer, config),
+    log,
+  });
+
   const noticeScheduler = createNoticeScheduler({
     notices: createNoticesStore(db, { locking: noticeLocks }),
-    mailer: createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') }),
+    mailer,
     clock,
     publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
     log,
@@ -133,10 +164,20 @@ export async function createServices(options: ServicesOptions) {
     ...(library ? [library] : []),
   ];
   return {
-    authenticator: createAuthenticator({ tokens, apiTokens, revocations, booksKey: config.booksApiKey, calendarTokens }),
+    authenticator: createAuthenticator({
+      tokens,
+      apiTokens,
+      revocations,
+      disabled: disabledAccounts,
+      booksKey: config.booksApiKey,
+      calendarTokens,
+    }),
     calendarTokens,
     apiTokens,
     accounts,
+    admin,
+    /** Null when mail is not set up (SMTP_URL) or the server does not know its own address (PUBLIC_URL). */
+    passwordResets,
     auth,
     oidc,
     users,
@@ -151,6 +192,7 @@ export async function createServices(options: ServicesOptions) {
       for (const job of jobs) await job.stop();
       await events.close();
       await revocations.close();
+      await disabledAccounts.close();
       await catalogue.close();
     },
   };

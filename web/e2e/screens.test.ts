@@ -121,6 +121,9 @@ const SCREENS: Screen[] = [
     ready: (page) => heading(page, /a-very-long-host-name/),
   },
   { name: 'profile', path: () => '/profile', title: 'Profile — Organiser', ready: (page) => page.locator('.timezone__single-value').waitFor() },
+  { name: 'admin', path: () => '/admin', title: 'Administration — Organiser', ready: (page) => page.locator('tr[data-email]').first().waitFor() },
+  { name: 'forgot-password', path: () => '/forgot-password', title: 'Forgot your password? — Organiser', ready: (page) => heading(page, 'Forgot your password?'), signedOut: true },
+  { name: 'reset-password', path: () => '/reset-password?token=x', title: 'Choose a new password — Organiser', ready: (page) => heading(page, 'Choose a new password'), signedOut: true },
   { name: 'logout', path: () => '/logout', title: 'Log out — Organiser', ready: (page) => page.getByRole('button', { name: 'Logout' }).waitFor() },
 ];
 

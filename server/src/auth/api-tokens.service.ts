@@ -61,7 +61,14 @@ export function createApiTokensService({ store, clock }: { store: ApiTokensStore
       const now = clock.now();
       if (found.last_used_at === null || now - Number(found.last_used_at) >= LAST_USED_PRECISION_MS) await store.touch(found.id, now);
       return {
-        user: { uid: found.user_id, email: found.email, displayName: found.display_name, admin: Number(found.is_admin) === 1, sessionId: null },
+        user: {
+          uid: found.user_id,
+          email: found.email,
+          displayName: found.display_name,
+          admin: Number(found.is_admin) === 1,
+          sessionId: null,
+          passwordChangeRequired: Number(found.password_change_required) === 1,
+        },
         scope: found.scope,
         tokenId: found.id,
       };

@@ -6,6 +6,7 @@ export type ApiTokenHolder = Pick<ApiTokensTable, 'id' | 'user_id' | 'scope' | '
   email: string;
   display_name: string;
   is_admin: number;
+  password_change_required: number;
 };
 
 /** Each user's personal API tokens; every query but the lookup by hash has the owner in its WHERE. */
@@ -41,8 +42,10 @@ export function createApiTokensStore(db: Kysely<Database>) {
       return db
         .selectFrom('api_tokens as t')
         .innerJoin('users as u', 'u.id', 't.user_id')
-        .select(['t.id', 't.user_id', 't.scope', 't.last_used_at', 'u.email', 'u.display_name', 'u.is_admin'])
+        .select(['t.id', 't.user_id', 't.scope', 't.last_used_at', 'u.email', 'u.display_name', 'u.is_admin', 'u.password_change_required'])
         .where('t.token_hash', '=', tokenHash)
+        // A disabled account's tokens open nothing, on every instance, whatever its memory holds.
+        .where('u.disabled_at', 'is', null)
         .executeTakeFirst();
     },
     async touch(id: string, at: number): Promise<void> {

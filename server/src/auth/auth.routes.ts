@@ -1,13 +1,24 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AuthReply, LoginBody, Providers, RegisterBody } from '../../../contract/auth.ts';
+import {
+  AuthReply,
+  InvitationInfo,
+  InvitationParams,
+  LoginBody,
+  PasswordResetAccepted,
+  PasswordResetBody,
+  PasswordResetConfirmBody,
+  Providers,
+  RegisterBody,
+} from '../../../contract/auth.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { AccountsService } from '../users/accounts.service.ts';
 import type { AuthService, SignedIn } from './auth.service.ts';
-import { createRegistrationLimiter, type LoginLimiter } from './login-limiter.ts';
+import { createPasswordResetLimiter, createRegistrationLimiter, type LoginLimiter } from './login-limiter.ts';
+import type { PasswordResets } from './password-resets.ts';
 import { clearRefreshCookie, REFRESH_COOKIE, setRefreshCookie } from './refresh-cookie.ts';
 import { signInRedirectOrigin } from './oidc/redirect-origin.ts';
 import { sessionClientOf } from './session-client.ts';
@@ -15,6 +26,8 @@ import { sessionClientOf } from './session-client.ts';
 type Options = {
   auth: AuthService;
   accounts: AccountsService;
+  /** Null when mail or the server's own address is not set up: then no reset is offered. */
+  passwordResets: PasswordResets | null;
   /** Shared with the password change, which asks the current password as sign-in does. */
   logins: LoginLimiter;
   config: Pick<Config, 'sessionDays' | 'google' | 'oidc' | 'publicUrl' | 'host' | 'port'>;
@@ -22,10 +35,11 @@ type Options = {
 
 const errors = { 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: ErrorReply, 429: ErrorReply, 503: ErrorReply };
 
-export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accounts, logins, config }) => {
+export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accounts, passwordResets, logins, config }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   // Counted per server instance, in memory.
   const registrations = createRegistrationLimiter();
+  const resetRequests = createPasswordResetLimiter();
   const providersReachable = signInRedirectOrigin(config) !== null;
 
   function sendSignedIn(request: FastifyRequest, reply: FastifyReply, signedIn: SignedIn) {
@@ -42,7 +56,25 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accou
       // Without an address to come back to, a provider's button could only fail.
       google: config.google !== undefined && providersReachable,
       oidc: providersReachable ? (config.oidc?.name ?? null) : null,
+      passwordReset: passwordResets !== null,
     }),
+  );
+
+  routes.get(
+    '/auth/invitations/:token',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The e-mail an invitation is for, while it is good (not used, not expired)',
+        params: InvitationParams,
+        response: { 200: InvitationInfo, 400: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request) => {
+      const email = await accounts.invitedEmail(request.params.token);
+      if (email === null) throw new AppError(404, 'This invitation has been used or has expired; ask for a new one');
+      return { email };
+    },
   );
 
   routes.post(
@@ -50,13 +82,14 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accou
     {
       schema: {
         tags: ['auth'],
-        summary: 'Create a local account (the first one becomes admin)',
+        summary: 'Create a local account (the first one becomes admin); with an invitation even when sign-up is closed',
         body: RegisterBody,
         response: { 200: AuthReply, ...errors },
       },
     },
     async (request, reply) => {
-      await accounts.assertSignupOpen();
+      // An invitation opens sign-up for its e-mail; it is checked, and used, with the account's insert.
+      if (request.body.invitation === undefined) await accounts.assertSignupOpen();
       await registrations.consume(request.ip);
       return sendSignedIn(request, reply, await auth.register(request.body, sessionClientOf(request)));
     },
@@ -120,6 +153,47 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accou
       const token = request.cookies[REFRESH_COOKIE];
       if (token) await auth.logout(token);
       clearRefreshCookie(reply);
+      return reply.status(204).send(null);
+    },
+  );
+
+  /** A reset is offered only with mail and a known address; otherwise its calls are not there. */
+  function resets(): PasswordResets {
+    if (!passwordResets) throw new AppError(404, 'Password reset by e-mail is not set up on this server; ask an administrator');
+    return passwordResets;
+  }
+
+  routes.post(
+    '/auth/password-reset',
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Mail a link to reset a forgotten password (single use, for an hour); the same answer whether or not the address has an account. Only when SMTP_URL and PUBLIC_URL are set',
+        body: PasswordResetBody,
+        response: { 202: PasswordResetAccepted, 400: ErrorReply, 404: ErrorReply, 429: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      const service = resets();
+      await resetRequests.consume(request.ip, request.body.email);
+      await service.request(request.body.email);
+      return reply.status(202).send({ message: 'If an account has this address, a link to reset its password is on its way' });
+    },
+  );
+
+  routes.post(
+    '/auth/password-reset/confirm',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: "A new password through a reset link's token: the link works once, and every session of the account ends",
+        body: PasswordResetConfirmBody,
+        response: { 204: z.null(), 400: ErrorReply, 404: ErrorReply, 503: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      await resets().confirm(request.body.token, request.body.password);
       return reply.status(204).send(null);
     },
   );

@@ -46,6 +46,8 @@ const WRONG_CREDENTIALS = 'Wrong e-mail or password';
 /** 403, not 401: the client takes a 401 for an expired token and would sign the user out. */
 export const WRONG_CURRENT_PASSWORD = 'current: the current password is wrong';
 const sessionEnded = () => new AppError(401, 'Your session has ended; please sign in again');
+/** Told only to whoever proved the account's password or identity. */
+const accountDisabled = () => new AppError(403, 'This account has been disabled; ask an administrator');
 
 export function createAuthService({ db, clock, tokens, refreshTokens, revocations, hashing, accounts, sessionDays }: Dependencies) {
   const users = createUsersStore(db);
@@ -71,10 +73,13 @@ export function createAuthService({ db, clock, tokens, refreshTokens, revocation
 
   async function signedIn(user: UserRow, familyId: string, refreshToken: string): Promise<SignedIn> {
     const authUser = { uid: user.id, email: user.email, displayName: user.display_name, admin: accounts.isAdmin(user) };
-    return { reply: { idToken: await tokens.sign(authUser, familyId), user: authUser }, refreshToken };
+    const passwordChangeRequired = user.password_change_required === 1;
+    const idToken = await tokens.sign({ ...authUser, passwordChangeRequired }, familyId);
+    return { reply: { idToken, user: authUser, passwordChangeRequired }, refreshToken };
   }
 
   async function startSession(user: UserRow, client: SessionClient): Promise<SignedIn> {
+    if (user.disabled_at !== null) throw accountDisabled();
     const token = refreshTokens.fresh();
     const row = sessionRow(user, randomUUID(), token, client);
     await sessions.insert(row);
@@ -102,7 +107,8 @@ export function createAuthService({ db, clock, tokens, refreshTokens, revocation
     async register(body: RegisterBody, client: SessionClient): Promise<SignedIn> {
       await assertUncommonPassword(body.password);
       const passwordHash = await hashing.hash(body.password);
-      const user = await accounts.create({ email: body.email, displayName: body.displayName, photo: null, passwordHash });
+      const account = { email: body.email, displayName: body.displayName, photo: null, passwordHash };
+      const user = await accounts.create(account, { invitation: body.invitation });
       return startSession(user, client);
     },
 
@@ -129,7 +135,7 @@ export function createAuthService({ db, clock, tokens, refreshTokens, revocation
       const row = await sessions.findByHash(hashRefreshToken(refreshToken));
       if (!row || row.revoked_at !== null || row.expires_at <= now) throw sessionEnded();
       const user = await users.findById(row.user_id);
-      if (!user) throw sessionEnded();
+      if (!user || user.disabled_at !== null) throw sessionEnded();
       const successor = refreshTokens.successorOf(refreshToken);
       if (row.rotated_at === null && (await sessions.rotate(row.id, now, sessionRow(user, row.family_id, successor, client)))) {
         return signedIn(user, row.family_id, successor);
@@ -192,6 +198,30 @@ export function createAuthService({ db, clock, tokens, refreshTokens, revocation
     },
 
     /**
+     * A new password, checked against the rules and hashed here, and every session of the user
+     * ended: a forgotten password's reset, or (`temporary`) one an administrator set, which its
+     * owner must replace at next sign-in. `first` runs in the same transaction before anything is
+     * written (a reset link is used there, so that a refused one changes nothing). How many
+     * sessions were ended.
+     */
+    async replacePassword(
+      userId: string,
+      password: string,
+      { temporary = false, first }: { temporary?: boolean; first?: (trx: Kysely<Database>) => Promise<void> } = {},
+    ): Promise<number> {
+      await assertUncommonPassword(password);
+      const passwordHash = await hashing.hash(password);
+      const now = clock.now();
+      const ended = await db.transaction().execute(async (trx) => {
+        await first?.(trx);
+        await createUsersStore(trx).setPasswordHash(userId, passwordHash, now, { temporary });
+        return createSessionsStore(trx).revokeFamiliesOf(userId, {}, now);
+      });
+      await endSessions(ended);
+      return ended.length;
+    },
+
+    /**
      * Asks the current password (an account that has none, from a provider, sets its first), sets
      * the new one, and ends every other session, whose holder may be who learnt the old one; the
      * session asking (`keep`) stays signed in. How many sessions were ended.
@@ -204,6 +234,7 @@ export function createAuthService({ db, clock, tokens, refreshTokens, revocation
         if (!(await hashing.verify(body.current, user.password_hash))) throw new AppError(403, WRONG_CURRENT_PASSWORD);
       }
       await assertUncommonPassword(body.password);
+      // A temporary password, once replaced, no longer holds the user to this call.
       await users.setPasswordHash(userId, await hashing.hash(body.password), clock.now());
       return this.endOtherSessions(userId, keep);
     },

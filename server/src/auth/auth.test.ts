@@ -28,7 +28,7 @@ describe.each(testDialects)('auth on %s', (dialect) => {
     t.app.inject({ method: 'POST', url: '/auth/login', payload: payload as object, remoteAddress });
 
   it('offers set-up on a new installation, and the first account becomes admin', async () => {
-    expect(await providers()).toEqual({ local: true, signup: true, setup: true, google: false, oidc: null });
+    expect(await providers()).toEqual({ local: true, signup: true, setup: true, google: false, oidc: null, passwordReset: false });
     const first = await registerUser(t.app, { email: 'First@Example.org' });
     expect(first.user).toMatchObject({ email: 'first@example.org', admin: true });
     expect(await providers()).toMatchObject({ signup: false, setup: false });

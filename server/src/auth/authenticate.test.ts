@@ -11,11 +11,13 @@ const BOOKS_KEY = 'a-shared-key-for-readers';
 describe('authenticate', () => {
   const tokens = createAccessTokens(new TextEncoder().encode('a test secret of at least 32 characters'), manualClock());
   const revoked = new Set(['ended-session']);
+  const disabled = new Set(['disabled-user']);
   const { requireUser, requireReader, requireAdmin } = createAuthenticator({
     tokens,
     // API tokens are tested with the app (api-tokens.test.ts), on a real database.
     apiTokens: { authenticate: async () => null },
     revocations: { isRevoked: (id) => revoked.has(id) },
+    disabled: { isDisabled: (id) => disabled.has(id) },
     booksKey: BOOKS_KEY,
     calendarTokens: { ownerOf: async () => null },
   });
@@ -29,6 +31,7 @@ describe('authenticate', () => {
     decorateRequestsWithPrincipal(app);
     app.get('/public', async (request) => ({ principal: request.principal, uid: request.user.uid }));
     app.get('/user', { onRequest: requireUser }, async (request) => ({ uid: request.user.uid }));
+    app.get('/user-record', { onRequest: requireUser, config: { beforePasswordChange: true } }, async (request) => ({ uid: request.user.uid }));
     app.get('/reader', { onRequest: requireReader }, async (request) => ({ kind: request.principal?.kind }));
     app.get('/admin', { onRequest: requireAdmin('administer') }, async (request) => ({ uid: request.user.uid }));
     app.get('/reader-then-admin', { onRequest: [requireReader, requireAdmin('administer')] }, async () => ({ ok: true }));
@@ -70,6 +73,25 @@ describe('authenticate', () => {
     expect(await call('/admin', bearer(admin))).toEqual({ status: 200, body: { uid: 'a1' } });
     expect(await call('/reader-then-admin', bearer(admin))).toEqual({ status: 200, body: { ok: true } });
     expect((await call('/admin')).status).toBe(401);
+  });
+
+  it('refuses every token of a disabled account at once, whatever its session', async () => {
+    const token = await tokens.sign({ uid: 'disabled-user', email: 'd@example.org', displayName: 'D', admin: true }, 'session-3');
+    for (const url of ['/user', '/reader', '/admin']) {
+      const refused = await call(url, bearer(token));
+      expect(refused.status).toBe(401);
+      expect(ErrorReply.parse(refused.body).message).toBe('This account has been disabled; ask an administrator');
+    }
+    expect((await call('/user', bearer(user))).status).toBe(200);
+  });
+
+  it('holds a user with a temporary password to the routes that let them change it', async () => {
+    const token = await tokens.sign({ uid: 'u2', email: 'u2@example.org', displayName: 'Two', admin: false, passwordChangeRequired: true }, 'session-4');
+    const refused = await call('/user', bearer(token));
+    expect(refused.status).toBe(403);
+    expect(ErrorReply.parse(refused.body).message).toMatch(/^Choose a new password first/);
+    expect(await call('/user-record', bearer(token))).toEqual({ status: 200, body: { uid: 'u2' } });
+    expect((await call('/user-record', bearer(user))).status).toBe(200);
   });
 
   it('refuses a token whose session has ended, and only that one', async () => {

@@ -4,6 +4,7 @@ import { API_TOKEN_PREFIX, type ApiTokenScope } from '../../../contract/api-toke
 import { AppError, notFound } from '../errors.ts';
 import type { ApiTokensService } from './api-tokens.service.ts';
 import type { CalendarTokens } from './calendar-tokens.ts';
+import type { DisabledAccounts } from './disabled-accounts.ts';
 import type { SessionRevocations } from './session-revocations.ts';
 import type { AccessTokens, TokenUser } from './tokens.ts';
 
@@ -28,6 +29,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A call that changes nothing although it is not a GET (a search): a read-only API token may make it. */
     reads?: boolean;
+    /** The route answers a user who must still replace a temporary password (the change itself, the user record). */
+    beforePasswordChange?: boolean;
   }
 }
 
@@ -57,19 +60,27 @@ export type Authenticator = {
 };
 
 const signInRequired = () => new AppError(401, 'Sign-in required', { 'www-authenticate': 'Bearer' });
+const accountDisabled = () =>
+  new AppError(401, 'This account has been disabled; ask an administrator', { 'www-authenticate': 'Bearer' });
+const passwordChangeFirst = () =>
+  new AppError(403, 'Choose a new password first: an administrator set a temporary one (PUT /api/users/me/password)');
+
+type Refusals = { revocations: Pick<SessionRevocations, 'isRevoked'>; disabled: Pick<DisabledAccounts, 'isDisabled'> };
 
 /**
  * A token is checked from memory (its signature once, then a cache), and its session against the
  * set of sessions ended lately: both O(1), no database read per request. A token issued before
  * tokens named their session has none to check and lives out its 15 minutes.
  */
-function bearerToken(tokens: AccessTokens, revocations: Pick<SessionRevocations, 'isRevoked'>): Credential {
+function bearerToken(tokens: AccessTokens, { revocations, disabled }: Refusals): Credential {
   return async (request) => {
     const token = bearerOf(request);
     if (token === null) return null;
     // Where API tokens are taken, their credential has answered before this one.
     if (token.startsWith(API_TOKEN_PREFIX)) throw new AppError(403, 'API tokens are accepted on bookmark and task calls only; sign in for this one');
     const user = await tokens.verify(token);
+    // Told first: disabling ends the sessions too, and this says why.
+    if (disabled.isDisabled(user.uid)) throw accountDisabled();
     if (user.sessionId !== null && revocations.isRevoked(user.sessionId)) {
       throw new AppError(401, 'Your session has ended; please sign in again', { 'www-authenticate': 'Bearer' });
     }
@@ -80,12 +91,13 @@ function bearerToken(tokens: AccessTokens, revocations: Pick<SessionRevocations,
 const bearerOf = (request: FastifyRequest): string | null => request.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? null;
 
 /** A personal API token (`Bearer org_…`), told from a session's JWT by its prefix before any lookup. */
-function apiToken(apiTokens: Pick<ApiTokensService, 'authenticate'>): Credential {
+function apiToken(apiTokens: Pick<ApiTokensService, 'authenticate'>, disabled: Refusals['disabled']): Credential {
   return async (request) => {
     const token = bearerOf(request);
     if (token === null || !token.startsWith(API_TOKEN_PREFIX)) return null;
     const bearer = await apiTokens.authenticate(token);
     if (!bearer) throw new AppError(401, 'This API token is not valid: it may have been revoked', { 'www-authenticate': 'Bearer' });
+    if (disabled.isDisabled(bearer.user.uid)) throw accountDisabled();
     return { kind: 'api-token', user: bearer.user, scope: bearer.scope };
   };
 }
@@ -108,14 +120,22 @@ function booksApiKey(key: string | undefined): Credential {
   };
 }
 
-/** The token of a calendar feed's path; routing has set the params before any onRequest hook runs. */
-function calendarToken(tokens: Pick<CalendarTokens, 'ownerOf'>): Credential {
+/**
+ * The token of a calendar feed's path; routing has set the params before any onRequest hook runs.
+ * A disabled account's feed is not there, as an unknown token's.
+ */
+function calendarToken(tokens: Pick<CalendarTokens, 'ownerOf'>, disabled: Refusals['disabled']): Credential {
   return async (request) => {
     const { token } = request.params as { token?: unknown };
     if (typeof token !== 'string') return null;
     const userId = await tokens.ownerOf(token);
-    return userId === null ? null : { kind: 'calendar-feed', userId };
+    return userId === null || disabled.isDisabled(userId) ? null : { kind: 'calendar-feed', userId };
   };
+}
+
+/** Read from the token: the token issued once the password is changed no longer says it. */
+function assertPasswordChanged(request: FastifyRequest, user: TokenUser): void {
+  if (user.passwordChangeRequired && !request.routeOptions.config.beforePasswordChange) throw passwordChangeFirst();
 }
 
 /** The principal of the first credential the request carries, remembered for the request's later checks. */
@@ -131,38 +151,43 @@ async function authenticate(request: FastifyRequest, credentials: Credential[]):
   return null;
 }
 
-type AuthenticatorDependencies = {
+type AuthenticatorDependencies = Refusals & {
   tokens: AccessTokens;
   apiTokens: Pick<ApiTokensService, 'authenticate'>;
-  revocations: Pick<SessionRevocations, 'isRevoked'>;
   booksKey: string | undefined;
   calendarTokens: Pick<CalendarTokens, 'ownerOf'>;
 };
 
-export function createAuthenticator({ tokens, apiTokens, revocations, booksKey, calendarTokens }: AuthenticatorDependencies): Authenticator {
-  const users = [bearerToken(tokens, revocations)];
-  const owners = [apiToken(apiTokens), ...users];
+export function createAuthenticator({ tokens, apiTokens, revocations, disabled, booksKey, calendarTokens }: AuthenticatorDependencies): Authenticator {
+  const users = [bearerToken(tokens, { revocations, disabled })];
+  const owners = [apiToken(apiTokens, disabled), ...users];
   const readers = [...users, booksApiKey(booksKey)];
-  const calendarFeeds = [calendarToken(calendarTokens)];
+  const calendarFeeds = [calendarToken(calendarTokens, disabled)];
   return {
     async requireUser(request) {
-      if ((await authenticate(request, users))?.kind !== 'user') throw signInRequired();
+      const principal = await authenticate(request, users);
+      if (principal?.kind !== 'user') throw signInRequired();
+      assertPasswordChanged(request, principal.user);
     },
     async requireUserOrApiToken(request) {
       const principal = await authenticate(request, owners);
       if (principal?.kind !== 'user' && principal?.kind !== 'api-token') throw signInRequired();
+      if (principal.kind === 'user') assertPasswordChanged(request, principal.user);
       if (principal.kind === 'api-token' && principal.scope === 'read' && !isRead(request)) {
         throw new AppError(403, 'This API token is read-only: it may only read bookmarks and tasks');
       }
     },
     async requireReader(request) {
-      if (!(await authenticate(request, readers))) throw signInRequired();
+      const principal = await authenticate(request, readers);
+      if (!principal) throw signInRequired();
+      if (principal.kind === 'user') assertPasswordChanged(request, principal.user);
     },
     requireAdmin(action) {
       return async (request) => {
         const principal = await authenticate(request, users);
         if (!principal) throw signInRequired();
         if (principal.kind !== 'user' || !principal.user.admin) throw new AppError(403, `Only administrators may ${action}`);
+        assertPasswordChanged(request, principal.user);
       };
     },
     async requireCalendarToken(request) {

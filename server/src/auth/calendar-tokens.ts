@@ -1,26 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../storage/schema.ts';
-
-/**
- * 32 random bytes (256 bits) in the feed's path: too many to guess, so unknown tokens need no
- * rate limit. Only their SHA-256 is stored — a plain hash suffices for a secret this long — and a
- * feed is found by it.
- */
-const TOKEN_BYTES = 32;
-
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
-
-/** Not a token this server makes (43 base64url characters): answered without a database read. */
-const looksLikeToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
+import { hashOfSecretToken as hashOf, looksLikeSecretToken as looksLikeToken, newSecretToken } from './secret-tokens.ts';
 
 /** Each user's private calendar subscription: one token at a time, revocable, shown only when made. */
 export function createCalendarTokens(db: Kysely<Database>, clock: Clock) {
   return {
     /** A new token for the user; the one before stops working at once. */
     async issue(userId: string): Promise<string> {
-      const token = randomBytes(TOKEN_BYTES).toString('base64url');
+      const token = newSecretToken();
       const row = { user_id: userId, token_hash: hashOf(token), created_at: clock.now(), feed_etag: null, feed_changed_at: null };
       await db
         .insertInto('calendar_tokens')

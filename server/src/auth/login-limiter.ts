@@ -84,3 +84,24 @@ export function createRegistrationLimiter() {
     },
   };
 }
+
+/**
+ * Reset requests, refused with a 429 past either count: per address (one place asking about many
+ * e-mails) and per e-mail (one mailbox flooded with links from many places). The e-mail is the one
+ * typed, known or not, so that the refusal tells nothing about whether it has an account.
+ */
+export const PASSWORD_RESETS = { perAddress: { requests: 10, seconds: 60 * 60 }, perEmail: { requests: 3, seconds: 60 * 60 } } as const;
+
+export function createPasswordResetLimiter() {
+  const { perAddress, perEmail } = PASSWORD_RESETS;
+  const addresses = new RateLimiterMemory({ points: perAddress.requests, duration: perAddress.seconds });
+  const emails = new RateLimiterMemory({ points: perEmail.requests, duration: perEmail.seconds });
+  return {
+    async consume(address: string, email: string): Promise<void> {
+      const byAddress = await addresses.consume(address).catch(ignoreRefusal);
+      if (byAddress.consumedPoints > perAddress.requests) throw tooMany('password reset requests from this address', byAddress.msBeforeNext);
+      const byEmail = await emails.consume(email).catch(ignoreRefusal);
+      if (byEmail.consumedPoints > perEmail.requests) throw tooMany('password reset requests for this e-mail', byEmail.msBeforeNext);
+    },
+  };
+}

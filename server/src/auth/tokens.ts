@@ -5,8 +5,18 @@ import { AppError } from '../errors.ts';
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 const ISSUER = 'organiser';
 
-/** `sessionId` is the sign-in (session family) the token was issued to; null for tokens issued before it was recorded. */
-export type TokenUser = { uid: string; email: string; displayName: string; admin: boolean; sessionId: string | null };
+/**
+ * `sessionId` is the sign-in (session family) the token was issued to; null for tokens issued
+ * before it was recorded. `passwordChangeRequired`: the user signed in with a temporary password.
+ */
+export type TokenUser = {
+  uid: string;
+  email: string;
+  displayName: string;
+  admin: boolean;
+  passwordChangeRequired: boolean;
+  sessionId: string | null;
+};
 
 /** Tokens remembered as verified; a household has a handful in use at once. */
 const VERIFIED_TOKENS = 1000;
@@ -18,9 +28,10 @@ export function createAccessTokens(secret: Uint8Array, clock: Clock) {
   // before is trusted until its own expiry, since nothing else about it can change.
   const verified = new Map<string, { user: TokenUser; expiresAt: number }>();
   return {
-    async sign(user: Omit<TokenUser, 'sessionId'>, sessionId: string): Promise<string> {
+    async sign(user: Omit<TokenUser, 'sessionId' | 'passwordChangeRequired'> & { passwordChangeRequired?: boolean }, sessionId: string): Promise<string> {
       const now = seconds();
-      return new SignJWT({ email: user.email, name: user.displayName, admin: user.admin, sid: sessionId })
+      const claims = { email: user.email, name: user.displayName, admin: user.admin, sid: sessionId };
+      return new SignJWT(user.passwordChangeRequired ? { ...claims, pwc: true } : claims)
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(user.uid)
         .setIssuer(ISSUER)
@@ -46,6 +57,7 @@ export function createAccessTokens(secret: Uint8Array, clock: Clock) {
           email: payload.email,
           displayName: payload.name,
           admin: payload.admin === true,
+          passwordChangeRequired: payload.pwc === true,
           sessionId: typeof payload.sid === 'string' ? payload.sid : null,
         };
         if (verified.size === VERIFIED_TOKENS) verified.clear();

@@ -42,7 +42,7 @@ describe.each(testDialects)('migration 0007 on %s', (dialect) => {
         values ('1', ${TITLE}, 'Ann Other', 'isbn:9780140449136', '', ${FILE}, ${JSON.stringify([FILE])}, 2, 2 ${bookSearch})`.execute(db);
       await db.insertInto('users').values({
         id: 'u1', email: 'u1@example.org', display_name: 'U', photo: null, password_hash: null, timezone: null, is_admin: 0,
-        created_at: NOW, updated_at: NOW,
+        created_at: NOW, updated_at: NOW, disabled_at: null, password_change_required: 0,
       }).execute();
       const entry = { title: 'Øresund bridge', link: 'https://example.org/bridge', tags: '["Straße"]', note: null };
       // The table as 0006 left it, before links had their compared form (0014).

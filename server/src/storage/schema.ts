@@ -22,6 +22,8 @@ export interface Database {
   task_completions: TaskCompletionsTable;
   calendar_tokens: CalendarTokensTable;
   api_tokens: ApiTokensTable;
+  invitations: InvitationsTable;
+  password_resets: PasswordResetsTable;
 }
 
 export interface UsersTable {
@@ -34,6 +36,10 @@ export interface UsersTable {
   is_admin: number;
   created_at: number;
   updated_at: number;
+  /** When an administrator disabled the account; null while it may sign in. */
+  disabled_at: number | null;
+  /** 1 after an administrator set a temporary password, until its owner chooses another. */
+  password_change_required: number;
 }
 
 /** One row per refresh token; a family is one sign-in and every token rotated from it. */
@@ -217,4 +223,23 @@ export interface ApiTokensTable {
   created_at: number;
   /** Written at most once a minute per token. */
   last_used_at: number | null;
+}
+
+/** An administrator's invitation to sign up with one e-mail (admin/invitations.ts). */
+export interface InvitationsTable {
+  token_hash: string;
+  email: string;
+  invited_by: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** A forgotten password's reset link (auth/password-resets.ts). */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }

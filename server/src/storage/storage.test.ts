@@ -26,6 +26,8 @@ describe.each(testDialects)('storage on %s', (dialect) => {
     is_admin: 0,
     created_at: 1_767_225_600_000,
     updated_at: 1_767_225_600_000,
+    disabled_at: null,
+    password_change_required: 0,
   });
 
   it('migrates again without change', async () => {

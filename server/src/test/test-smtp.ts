@@ -8,6 +8,10 @@ type Decision = 'accept' | 'reject' | 'hold' | 'wait';
 const header = (raw: string, name: string) =>
   new RegExp(`^${name}:\\s*(.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(raw)?.[1]?.replace(/\r?\n[ \t]+/g, ' ').trim() ?? '';
 
+/** A message as received, its quoted-printable soft line breaks and escapes decoded (ASCII text). */
+export const quotedPrintable = (raw: string) =>
+  raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
 /**
  * A real SMTP server on a free local port, for tests and the benchmark. `decide` picks, per
  * message, whether to accept it, refuse it with a temporary error, never answer (`hold`), or keep

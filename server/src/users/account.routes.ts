@@ -17,6 +17,8 @@ export const accountRoutes: FastifyPluginAsync<Options> = async (app, { auth, lo
   routes.put(
     '/api/users/me/password',
     {
+      // The one call that lets a user with a temporary password choose their own.
+      config: { beforePasswordChange: true },
       schema: {
         tags: ['users'],
         summary:

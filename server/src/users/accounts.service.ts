@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { DisabledAccounts } from '../auth/disabled-accounts.ts';
+import type { SessionRevocations } from '../auth/session-revocations.ts';
+import { createSessionsStore } from '../auth/sessions.store.ts';
+import type { BookmarkIndex } from '../bookmarks/bookmarks.search.ts';
 import type { Clock } from '../clock.ts';
-import { AppError } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
 import type { Database } from '../storage/schema.ts';
+import { createInvitationsStore } from './invitations.store.ts';
+import type { UserEvents } from './user-events.ts';
 import { createUsersStore, type UserRow } from './users.store.ts';
 
 /** What a new account starts with; `passwordHash` is null for one that signs in through a provider. */
@@ -16,7 +22,25 @@ export type NewAccount = {
 const signupClosed = (refusal?: string) =>
   new AppError(403, ['Sign-up is closed on this installation', refusal].filter(Boolean).join(': '));
 
-type Dependencies = { db: Kysely<Database>; clock: Clock; allowSignup: boolean; adminEmails: string[] };
+type Dependencies = {
+  db: Kysely<Database>;
+  clock: Clock;
+  allowSignup: boolean;
+  adminEmails: string[];
+  /** Ending an account's sign-ins, and refusing its every credential, at once on every instance. */
+  revocations: Pick<SessionRevocations, 'announce'>;
+  disabled: Pick<DisabledAccounts, 'announce'>;
+  /** Tells the account's open pages (their event stream) that it changed. */
+  events: Pick<UserEvents, 'publish'>;
+  /** A deleted account's bookmarks leave the search index too (SQLite's word index has no foreign key). */
+  bookmarkIndex: Pick<BookmarkIndex, 'remove'>;
+};
+
+/** Bookmarks taken out of the index per transaction when an account is deleted. */
+const INDEX_REMOVAL_BATCH = 500;
+
+const invitationNotGood = () =>
+  new AppError(400, 'invitation: this invitation has been used or has expired; ask for a new one');
 
 /** The account's row; `admin` when it administers whatever its place. */
 function newUserRow(account: NewAccount, admin: boolean, now: number): UserRow {
@@ -30,6 +54,8 @@ function newUserRow(account: NewAccount, admin: boolean, now: number): UserRow {
     is_admin: admin ? 1 : 0,
     created_at: now,
     updated_at: now,
+    disabled_at: null,
+    password_change_required: 0,
   };
 }
 
@@ -39,7 +65,34 @@ const emailTaken = () => new AppError(409, 'An account with this e-mail already 
  * The one place that opens accounts and says who administers: local sign-up, provider sign-in,
  * `create-admin` (and later invitations) all come here, so the rules hold the same for each.
  */
-export function createAccountsService({ db, clock, allowSignup, adminEmails }: Dependencies) {
+export function createAccountsService({ db, clock, allowSignup, adminEmails, revocations, disabled, events, bookmarkIndex }: Dependencies) {
+  const isAdmin = (user: Pick<UserRow, 'is_admin' | 'email'>) => user.is_admin === 1 || adminEmails.includes(user.email);
+
+  /** Refuses to take the last administrator who can sign in away, whatever the change. */
+  async function assertAnotherAdmin(q: Kysely<Database>, user: UserRow, change: string): Promise<void> {
+    if (!isAdmin(user) || user.disabled_at !== null) return;
+    const others = await q
+      .selectFrom('users')
+      .select(['is_admin', 'email'])
+      .where('id', '!=', user.id)
+      .where('disabled_at', 'is', null)
+      .execute();
+    if (!others.some(isAdmin)) {
+      throw new AppError(409, `Cannot ${change} the last administrator; make another account administrator first`);
+    }
+  }
+
+  /** Ends every sign-in of the user and tells every instance, so that each token stops at its next request. */
+  async function endEverySession(q: Kysely<Database>, userId: string): Promise<string[]> {
+    return createSessionsStore(q).revokeFamiliesOf(userId, {}, clock.now());
+  }
+
+  async function findUser(q: Kysely<Database>, userId: string): Promise<UserRow> {
+    const user = await createUsersStore(q).findById(userId);
+    if (!user) throw notFound('User');
+    return user;
+  }
+
   return {
     /** Sign-up is open while no account exists (the first becomes admin), later only with ALLOW_SIGNUP. */
     async signupState(): Promise<{ signup: boolean; setup: boolean }> {
@@ -57,13 +110,15 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails }: D
      * transaction (a provider sign-in links its identity), else in a transaction of its own.
      * `refusal` says, after the refusal, what the caller was asked for.
      */
-    async create(account: NewAccount, { trx, refusal }: { trx?: Kysely<Database>; refusal?: string } = {}): Promise<UserRow> {
+    async create(
+      account: NewAccount,
+      { trx, refusal, invitation }: { trx?: Kysely<Database>; refusal?: string; invitation?: string } = {},
+    ): Promise<UserRow> {
       const insert = async (q: Kysely<Database>) => {
         const users = createUsersStore(q);
         const existing = await users.count();
-        if (existing > 0 && !allowSignup) {
-          throw signupClosed(refusal);
-        }
+        if (invitation !== undefined) await this.useInvitation(q, invitation, account.email);
+        else if (existing > 0 && !allowSignup) throw signupClosed(refusal);
         if (await users.findByEmail(account.email)) throw emailTaken();
         const row = newUserRow(account, existing === 0, clock.now());
         await users.insert(row);
@@ -86,9 +141,84 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails }: D
       });
     },
 
+    /** The e-mail of an invitation still good; null for any other token. */
+    invitedEmail: (token: string) => createInvitationsStore(db).emailOf(token, clock.now()),
+
+    /** An invitation still good, for the e-mail it names: marked used in the account's own transaction. */
+    async useInvitation(q: Kysely<Database>, token: string, email: string): Promise<void> {
+      const invitations = createInvitationsStore(q);
+      const invited = await invitations.emailOf(token, clock.now());
+      if (invited === null) throw invitationNotGood();
+      if (invited !== email) throw new AppError(400, `email: this invitation is for ${invited}`);
+      if (!(await invitations.use(token, clock.now()))) throw invitationNotGood();
+    },
+
     /** The first account, and every account whose e-mail is in ADMIN_EMAILS. */
-    isAdmin(user: Pick<UserRow, 'is_admin' | 'email'>): boolean {
-      return user.is_admin === 1 || adminEmails.includes(user.email);
+    isAdmin,
+
+    /** Whether the account administers through ADMIN_EMAILS, which only the configuration changes. */
+    isAdminByConfig: (user: Pick<UserRow, 'email'>) => adminEmails.includes(user.email),
+
+    /** Makes the account an administrator or not; never the last one who can sign in. */
+    async setAdmin(userId: string, admin: boolean): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const user = await findUser(trx, userId);
+        if (!admin && adminEmails.includes(user.email)) {
+          throw new AppError(409, `${user.email} is an administrator through ADMIN_EMAILS; remove it there`);
+        }
+        if (!admin) await assertAnotherAdmin(trx, user, 'unmake');
+        await trx.updateTable('users').set({ is_admin: admin ? 1 : 0, updated_at: clock.now() }).where('id', '=', userId).execute();
+      });
+      await events.publish(userId);
+    },
+
+    /**
+     * Disables the account, ending its sessions and refusing its every credential at once on every
+     * instance, or lets it sign in again (its old sessions stay ended).
+     */
+    async setDisabled(userId: string, disable: boolean): Promise<void> {
+      const ended = await db.transaction().execute(async (trx) => {
+        const user = await findUser(trx, userId);
+        if (disable) await assertAnotherAdmin(trx, user, 'disable');
+        const disabledAt = disable ? (user.disabled_at ?? clock.now()) : null;
+        await trx.updateTable('users').set({ disabled_at: disabledAt, updated_at: clock.now() }).where('id', '=', userId).execute();
+        return disable ? endEverySession(trx, userId) : [];
+      });
+      await revocations.announce(ended);
+      await disabled.announce(userId, disable ? 'disabled' : 'enabled');
+      await events.publish(userId);
+    },
+
+    /**
+     * Deletes the account and everything it owns — bookmarks and their index entries, tasks with
+     * their notices and completions, sessions, provider identities, calendar token — and stops its
+     * every credential at once on every instance. The administration's delete and the profile's
+     * "delete my account" both come here; the last administrator who can sign in is never deleted.
+     */
+    async deleteAccount(userId: string): Promise<void> {
+      // Disabled first: nothing new is written for the account while its bookmarks leave the index.
+      const ended = await db.transaction().execute(async (trx) => {
+        const user = await findUser(trx, userId);
+        await assertAnotherAdmin(trx, user, 'delete');
+        await trx.updateTable('users').set({ disabled_at: user.disabled_at ?? clock.now() }).where('id', '=', userId).execute();
+        return endEverySession(trx, userId);
+      });
+      await revocations.announce(ended);
+      await disabled.announce(userId, 'disabled');
+      for (;;) {
+        const rows = await db.selectFrom('bookmarks').select('id').where('owner_id', '=', userId).limit(INDEX_REMOVAL_BATCH).execute();
+        if (rows.length === 0) break;
+        const ids = rows.map((row) => row.id);
+        await bookmarkIndex.remove(userId, ids);
+        await db.deleteFrom('bookmarks').where('owner_id', '=', userId).where('id', 'in', ids).execute();
+      }
+      await db.transaction().execute(async (trx) => {
+        // Every other table of the account's goes with its row (ON DELETE CASCADE); the counts do not refer to it.
+        await trx.deleteFrom('bookmark_facets').where('owner_id', '=', userId).execute();
+        await trx.deleteFrom('users').where('id', '=', userId).execute();
+      });
+      await disabled.announce(userId, 'deleted');
+      await events.publish(userId);
     },
   };
 }

@@ -20,6 +20,7 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService }> = async (a
   routes.get(
     '/api/users/me',
     {
+      config: { beforePasswordChange: true },
       schema: {
         tags: ['users'],
         summary: 'The signed-in user record',
@@ -48,6 +49,7 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService }> = async (a
   app.get(
     '/api/users/me/events',
     {
+      config: { beforePasswordChange: true },
       schema: {
         tags: ['users'],
         summary: `Server-Sent Events: a "${USER_EVENT}" event with the record now and on every change`,
@@ -68,6 +70,8 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService }> = async (a
           request.log.error({ err: error }, 'user events stream failed');
           stream.end();
         },
+        // A disabled or deleted account's page is signed out when its stream reconnects and is refused.
+        () => stream.end(),
       );
       const heartbeat = setInterval(() => write(': ping\n\n'), HEARTBEAT_MS);
       request.raw.on('close', () => {

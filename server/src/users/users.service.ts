@@ -29,8 +29,11 @@ export function createUsersService({ users, events, clock }: { users: UsersStore
       return toUserRecord(row);
     },
 
-    /** Calls `send` with the record now and after every change, until the returned function is called. */
-    watch(uid: string, send: (record: UserRecord) => void, onError: (error: unknown) => void): () => void {
+    /**
+     * Calls `send` with the record now and after every change, until the returned function is
+     * called; `onGone` once the account is disabled or deleted.
+     */
+    watch(uid: string, send: (record: UserRecord) => void, onError: (error: unknown) => void, onGone: () => void): () => void {
       let latest = 0;
       const push = () => {
         // A slow read must not overwrite a newer one that finished first.
@@ -38,7 +41,9 @@ export function createUsersService({ users, events, clock }: { users: UsersStore
         users
           .findById(uid)
           .then((row) => {
-            if (row && ticket === latest) send(toUserRecord(row));
+            if (ticket !== latest) return;
+            if (!row || row.disabled_at !== null) onGone();
+            else send(toUserRecord(row));
           })
           .catch(onError);
       };

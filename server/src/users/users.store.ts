@@ -32,8 +32,13 @@ export function createUsersStore(db: Kysely<Database>) {
         .where('id', '=', id)
         .execute();
     },
-    async setPasswordHash(id: string, passwordHash: string, at: number): Promise<void> {
-      await db.updateTable('users').set({ password_hash: passwordHash, updated_at: at }).where('id', '=', id).execute();
+    /** A password its owner chose, or (`temporary`) one an administrator set, which its owner must replace at next sign-in. */
+    async setPasswordHash(id: string, passwordHash: string, at: number, { temporary = false } = {}): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ password_hash: passwordHash, password_change_required: temporary ? 1 : 0, updated_at: at })
+        .where('id', '=', id)
+        .execute();
     },
     async setTimezone(id: string, timezone: string, at: number): Promise<UserRow | undefined> {
       await db.updateTable('users').set({ timezone, updated_at: at }).where('id', '=', id).execute();

@@ -2,7 +2,9 @@ import Container from 'react-bootstrap/Container';
 import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
 import NavDropdown from 'react-bootstrap/NavDropdown';
+import { useSelector } from 'react-redux';
 import { Link, NavLink } from 'react-router';
+import { selectIsAdmin } from '../features/auth/auth.slice.ts';
 import './nav-bar.css';
 
 export function NavBar({ authenticated }: { authenticated: boolean }) {
@@ -18,6 +20,7 @@ export function NavBar({ authenticated }: { authenticated: boolean }) {
 }
 
 function SignedInLinks() {
+  const admin = useSelector(selectIsAdmin);
   return (
     <Nav className="me-auto">
       <Nav.Link as={NavLink} to="/book" eventKey="books">
@@ -48,6 +51,11 @@ function SignedInLinks() {
       <Nav.Link as={NavLink} to="/profile" eventKey="profile">
         Profile
       </Nav.Link>
+      {admin && (
+        <Nav.Link as={NavLink} to="/admin" eventKey="admin">
+          Administration
+        </Nav.Link>
+      )}
       <Nav.Link as={NavLink} to="/logout" eventKey="logout">
         Log Out
       </Nav.Link>

@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { DEFAULT_PAGE } from '../features/auth/requested-page.ts';
 import { titled } from './document-title.tsx';
 import { Layout } from './layout.tsx';
+import { RequireAdmin } from './require-admin.tsx';
 import { RequireAuth } from './require-auth.tsx';
 
 /** A page whose code loads when it is first shown, keeping the start-up script small. */
@@ -29,6 +30,10 @@ const BookmarkDetailPage = lazyPage(
 const LoginPage = lazyPage(() => import('../features/auth/login-page.tsx'), 'LoginPage');
 const LogoutPage = lazyPage(() => import('../features/auth/logout-page.tsx'), 'LogoutPage');
 const ProfilePage = lazyPage(() => import('../features/profile/profile-page.tsx'), 'ProfilePage');
+const ForgotPasswordPage = lazyPage(() => import('../features/auth/forgot-password-page.tsx'), 'ForgotPasswordPage');
+const ResetPasswordPage = lazyPage(() => import('../features/auth/reset-password-page.tsx'), 'ResetPasswordPage');
+const JoinPage = lazyPage(() => import('../features/auth/join-page.tsx'), 'JoinPage');
+const AdminPage = lazyPage(() => import('../features/admin/admin-page.tsx'), 'AdminPage');
 
 export const router = createBrowserRouter([
   {
@@ -36,6 +41,9 @@ export const router = createBrowserRouter([
     children: [
       { path: 'login', element: <LoginPage />, handle: titled('Log in') },
       { path: 'logout', element: <LogoutPage />, handle: titled('Log out') },
+      { path: 'forgot-password', element: <ForgotPasswordPage />, handle: titled('Forgot your password?') },
+      { path: 'reset-password', element: <ResetPasswordPage />, handle: titled('Choose a new password') },
+      { path: 'join', element: <JoinPage />, handle: titled('Create your account') },
       {
         element: <RequireAuth />,
         children: [
@@ -51,6 +59,7 @@ export const router = createBrowserRouter([
           { path: 'bookmark/tags', element: <BookmarkTagsPage />, handle: titled('Bookmark tags') },
           { path: 'bookmark/:id', element: <BookmarkDetailPage />, handle: titled('Bookmark') },
           { path: 'profile', element: <ProfilePage />, handle: titled('Profile') },
+          { element: <RequireAdmin />, children: [{ path: 'admin', element: <AdminPage />, handle: titled('Administration') }] },
         ],
       },
       { path: '*', element: <Navigate to={DEFAULT_PAGE} replace /> },

@@ -1,17 +1,8 @@
 import { createIdentitiesStore } from '../../auth/oidc/identities.store.ts';
-import type { Config } from '../../config.ts';
+import { providerName } from '../../auth/oidc/provider-name.ts';
 import { createUsersStore } from '../../users/users.store.ts';
 import type { Command } from '../command.ts';
 import { withServices } from '../with-services.ts';
-
-const sameIssuer = (a: string, b: string | undefined) => b !== undefined && a.replace(/\/$/, '') === b.replace(/\/$/, '');
-
-/** A provider as the login page names it; an issuer no longer configured by its address. */
-function providerName(issuer: string, config: Config): string {
-  if (sameIssuer(issuer, config.google?.issuer)) return 'Google';
-  if (config.oidc && sameIssuer(issuer, config.oidc.issuer)) return config.oidc.name;
-  return issuer;
-}
 
 /** Columns padded to their widest cell, two spaces apart, the last one left ragged. */
 function table(rows: string[][]): string[] {

@@ -1,4 +1,13 @@
-import { AuthReply, Providers, type LoginBody, type RegisterBody } from '../../../../contract/auth.ts';
+import { z } from 'zod';
+import {
+  AuthReply,
+  InvitationInfo,
+  PasswordResetAccepted,
+  Providers,
+  type LoginBody,
+  type PasswordResetConfirmBody,
+  type RegisterBody,
+} from '../../../../contract/auth.ts';
 import type { HttpClient } from '../../api/http-client.ts';
 
 export function fetchProviders(client: HttpClient, signal?: AbortSignal): Promise<Providers> {
@@ -21,4 +30,24 @@ export function logOut(client: HttpClient): Promise<void> {
 /** A bearer token from the refresh cookie: after a provider sign-in, as after any expired token. */
 export function refreshSession(client: HttpClient): Promise<AuthReply> {
   return client.json('/auth/refresh', AuthReply, { method: 'POST', anonymous: true });
+}
+
+/** The e-mail an invitation is for, while the invitation is good. */
+export function fetchInvitation(client: HttpClient, token: string, signal?: AbortSignal): Promise<InvitationInfo> {
+  return client.json(`/auth/invitations/${encodeURIComponent(token)}`, InvitationInfo, { signal, anonymous: true });
+}
+
+/** Asks for a reset link by mail; the answer is the same whether or not the address has an account. */
+export async function requestPasswordReset(client: HttpClient, email: string): Promise<string> {
+  const reply = await client.json('/auth/password-reset', PasswordResetAccepted, { method: 'POST', body: { email }, anonymous: true });
+  return reply.message;
+}
+
+export function confirmPasswordReset(client: HttpClient, body: PasswordResetConfirmBody): Promise<void> {
+  return client.empty('/auth/password-reset/confirm', { method: 'POST', body, anonymous: true });
+}
+
+/** Replaces a temporary password (the profile's own password change, asked before anything else). */
+export async function replaceTemporaryPassword(client: HttpClient, current: string, password: string): Promise<void> {
+  await client.json('/api/users/me/password', z.object({ ended: z.number() }), { method: 'PUT', body: { current, password } });
 }

@@ -22,7 +22,7 @@ describe('the auth slice', () => {
   });
 
   it('keeps the user and the token on sign-in, the profile fields still unknown', () => {
-    expect(signedInAsAda()).toEqual({ authenticated: true, ...ada, idToken: 'token-1', photo: null, timezone: null });
+    expect(signedInAsAda()).toEqual({ authenticated: true, ...ada, idToken: 'token-1', passwordChangeRequired: false, photo: null, timezone: null });
   });
 
   it('takes name, e-mail, photo and timezone from the profile record', () => {
@@ -35,6 +35,7 @@ describe('the auth slice', () => {
       displayName: 'Ada L.',
       admin: true,
       idToken: 'token-1',
+      passwordChangeRequired: false,
       photo: 'https://example.org/ada.png',
       timezone: 'Europe/London',
     });
@@ -60,10 +61,16 @@ describe('the auth slice', () => {
 
     const next = reducer(withProfile, signedIn({ idToken: 'token-9', user: grace }));
 
-    expect(next).toEqual({ authenticated: true, ...grace, idToken: 'token-9', photo: null, timezone: null });
+    expect(next).toEqual({ authenticated: true, ...grace, idToken: 'token-9', passwordChangeRequired: false, photo: null, timezone: null });
   });
 
   it('forgets everything on sign-out', () => {
     expect(reducer(signedInAsAda(), signedOut())).toEqual({ authenticated: false });
+  });
+
+  it('holds a user signed in with a temporary password to its change until a reply without it', () => {
+    const held = reducer(undefined, signedIn({ idToken: 'token-1', user: ada, passwordChangeRequired: true }));
+    expect(held).toMatchObject({ authenticated: true, passwordChangeRequired: true });
+    expect(reducer(held, signedIn({ idToken: 'token-2', user: ada, passwordChangeRequired: false }))).toMatchObject({ passwordChangeRequired: false });
   });
 });

@@ -13,6 +13,8 @@ const SignedIn = z.object({
   admin: z.boolean(),
   /** The short-lived bearer token; the HttpOnly refresh cookie renews it. */
   idToken: z.string(),
+  /** Signed in with a temporary password: the app shows nothing but its change until it is replaced. */
+  passwordChangeRequired: z.boolean().default(false),
   /** From the profile record, which arrives after sign-in. */
   photo: z.string().nullable(),
   timezone: z.string().nullable(),
@@ -28,7 +30,7 @@ export const authSlice = createSlice({
   reducers: {
     /** A sign-in, an account creation or a token refresh. */
     signedIn(state, action: PayloadAction<AuthReply>): AuthState {
-      const { idToken, user } = action.payload;
+      const { idToken, user, passwordChangeRequired = false } = action.payload;
       const known = state.authenticated && state.uid === user.uid ? state : null;
       return {
         authenticated: true,
@@ -37,6 +39,7 @@ export const authSlice = createSlice({
         displayName: user.displayName,
         admin: user.admin,
         idToken,
+        passwordChangeRequired,
         photo: known?.photo ?? null,
         timezone: known?.timezone ?? null,
       };

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
+import { Link } from 'react-router';
 import type { Providers } from '../../../../contract/auth.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { LoginForm } from './login-form.tsx';
@@ -29,7 +30,7 @@ function FirstAccount({ providers }: { providers: Providers }) {
 
 function SignIn({ providers }: { providers: Providers }) {
   const [creating, setCreating] = useState(false);
-  const { local, signup, google, oidc } = providers;
+  const { local, signup, google, oidc, passwordReset } = providers;
 
   return (
     <>
@@ -39,6 +40,11 @@ function SignIn({ providers }: { providers: Providers }) {
         <Button variant="link" className="px-0 mt-2" onClick={() => setCreating(!creating)}>
           {creating ? 'Sign in instead' : 'Sign up instead'}
         </Button>
+      )}
+      {local && passwordReset && !creating && (
+        <Link to="/forgot-password" className="btn btn-link px-0 mt-2 ms-3">
+          Forgot your password?
+        </Link>
       )}
       <ProviderButtons google={google} oidc={oidc} />
       {!local && !google && oidc === null && (
