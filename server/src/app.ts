@@ -1,9 +1,9 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { appPasswordsRoutes } from './auth/app-passwords.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { calendarTokensRoutes } from './auth/calendar-tokens.routes.ts';
-import { createLoginLimiter } from './auth/login-limiter.ts';
 import { decorateRequestsWithPrincipal } from './auth/authenticate.ts';
 import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
 import { sessionsRoutes } from './auth/sessions.routes.ts';
@@ -90,10 +90,8 @@ export async function buildApp({
   });
   app.addHook('onClose', () => services.close());
 
-  const { authenticator } = services;
+  const { authenticator, logins } = services;
   const apiPaths = createApiPaths();
-  // Failed sign-ins, counted per server instance in memory, at sign-in and at a password change alike.
-  const logins = createLoginLimiter();
   await app.register(async (api) => {
     apiPaths.learnFrom(api);
     await api.register(healthRoutes, { storage, library: services.library });
@@ -106,6 +104,7 @@ export async function buildApp({
       await signedIn.register(accountRoutes, { auth: services.auth, logins });
       await signedIn.register(bookmarksRoutes, { bookmarks: services.bookmarks });
       await signedIn.register(tasksRoutes, { tasks: services.tasks });
+      await signedIn.register(appPasswordsRoutes, { appPasswords: services.appPasswords });
       await signedIn.register(calendarTokensRoutes, { calendarTokens: services.calendarTokens, publicUrl: config.publicUrl });
     });
     await api.register(calendarFeedRoutes, {

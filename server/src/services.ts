@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Logger } from './logger.ts';
+import { createAppPasswords } from './auth/app-passwords.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
+import { createBasicAuth } from './auth/basic-auth.ts';
 import { createAuthService } from './auth/auth.service.ts';
 import { createCalendarTokens } from './auth/calendar-tokens.ts';
 import { createIdentityProviders } from './auth/oidc/identity-providers.ts';
@@ -8,6 +10,7 @@ import { createOidcService } from './auth/oidc/oidc.service.ts';
 import { createProviderAccounts } from './auth/oidc/provider-accounts.ts';
 import { createSignInFlows } from './auth/oidc/sign-in-flow.ts';
 import { createHashingQueue } from './auth/hashing-queue.ts';
+import { createLoginLimiter } from './auth/login-limiter.ts';
 import { createRefreshTokens } from './auth/refresh-tokens.ts';
 import { sessionPruningJob } from './auth/session-pruning.ts';
 import { createLocalSessionRevocations, createPostgresSessionRevocations } from './auth/session-revocations.ts';
@@ -81,6 +84,11 @@ export async function createServices(options: ServicesOptions) {
 
   const signingKey = await loadSigningKey(db, config.jwtSecret);
   const tokens = createAccessTokens(signingKey, clock);
+  const hashing = createHashingQueue();
+  // Failed sign-ins, counted per server instance in memory: at the sign-in form, at a password
+  // change and in HTTP Basic alike.
+  const logins = createLoginLimiter();
+  const appPasswords = createAppPasswords(db, clock);
   const accounts = createAccountsService({ db, clock, allowSignup: config.allowSignup, adminEmails: config.adminEmails });
   const auth = createAuthService({
     db,
@@ -88,7 +96,7 @@ export async function createServices(options: ServicesOptions) {
     tokens,
     refreshTokens: createRefreshTokens(signingKey),
     revocations,
-    hashing: createHashingQueue(),
+    hashing,
     accounts,
     sessionDays: config.sessionDays,
   });
@@ -128,8 +136,16 @@ export async function createServices(options: ServicesOptions) {
     ...(library ? [library] : []),
   ];
   return {
-    authenticator: createAuthenticator({ tokens, revocations, booksKey: config.booksApiKey, calendarTokens }),
+    authenticator: createAuthenticator({
+      tokens,
+      revocations,
+      booksKey: config.booksApiKey,
+      calendarTokens,
+      basicAuth: createBasicAuth({ db, appPasswords, hashing, logins }),
+    }),
     calendarTokens,
+    appPasswords,
+    logins,
     accounts,
     auth,
     oidc,

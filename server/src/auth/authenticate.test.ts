@@ -16,6 +16,7 @@ describe('authenticate', () => {
     revocations: { isRevoked: (id) => revoked.has(id) },
     booksKey: BOOKS_KEY,
     calendarTokens: { ownerOf: async () => null },
+    basicAuth: async () => null,
   });
   let app: FastifyInstance;
   let user: string;

@@ -1,15 +1,21 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, notFound } from '../errors.ts';
+import { type BasicAuth, basicSignInRequired } from './basic-auth.ts';
 import type { CalendarTokens } from './calendar-tokens.ts';
 import type { SessionRevocations } from './session-revocations.ts';
 import type { AccessTokens, TokenUser } from './tokens.ts';
 
 /**
- * Who a request has shown itself to be: a signed-in user, a holder of the shared books key, or a
- * holder of a user's calendar token, which opens that user's calendar feed and nothing else.
+ * Who a request has shown itself to be: a signed-in user, a holder of the shared books key, a
+ * holder of a user's calendar token, which opens that user's calendar feed and nothing else, or an
+ * e-reader signed in with HTTP Basic, which opens the catalogue (OPDS, covers, files) and nothing else.
  */
-export type Principal = { kind: 'user'; user: TokenUser } | { kind: 'books-api-key' } | { kind: 'calendar-feed'; userId: string };
+export type Principal =
+  | { kind: 'user'; user: TokenUser }
+  | { kind: 'books-api-key' }
+  | { kind: 'calendar-feed'; userId: string }
+  | { kind: 'e-reader'; userId: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,6 +44,11 @@ export type Authenticator = {
   requireAdmin(action: string): RequestCheck;
   /** A calendar token in the path (`:token`); an unknown or revoked one is a 404, as for a page that is not there. */
   requireCalendarToken: RequestCheck;
+  /**
+   * A reader of the catalogue on an e-reader: HTTP Basic (auth/basic-auth.ts), or a signed-in
+   * user's bearer token; a 401 asks for Basic credentials. For OPDS and the cover and file calls.
+   */
+  requireEReader: RequestCheck;
 };
 
 const signInRequired = () => new AppError(401, 'Sign-in required', { 'www-authenticate': 'Bearer' });
@@ -84,6 +95,13 @@ function calendarToken(tokens: Pick<CalendarTokens, 'ownerOf'>): Credential {
   };
 }
 
+function basicPassword(basicAuth: BasicAuth): Credential {
+  return async (request) => {
+    const userId = await basicAuth(request);
+    return userId === null ? null : { kind: 'e-reader', userId };
+  };
+}
+
 /** The principal of the first credential the request carries, remembered for the request's later checks. */
 async function authenticate(request: FastifyRequest, credentials: Credential[]): Promise<Principal | null> {
   if (request.principal) return request.principal;
@@ -102,12 +120,14 @@ type AuthenticatorDependencies = {
   revocations: Pick<SessionRevocations, 'isRevoked'>;
   booksKey: string | undefined;
   calendarTokens: Pick<CalendarTokens, 'ownerOf'>;
+  basicAuth: BasicAuth;
 };
 
-export function createAuthenticator({ tokens, revocations, booksKey, calendarTokens }: AuthenticatorDependencies): Authenticator {
+export function createAuthenticator({ tokens, revocations, booksKey, calendarTokens, basicAuth }: AuthenticatorDependencies): Authenticator {
   const users = [bearerToken(tokens, revocations)];
   const readers = [...users, booksApiKey(booksKey)];
   const calendarFeeds = [calendarToken(calendarTokens)];
+  const eReaders = [...users, basicPassword(basicAuth)];
   return {
     async requireUser(request) {
       if ((await authenticate(request, users))?.kind !== 'user') throw signInRequired();
@@ -124,6 +144,9 @@ export function createAuthenticator({ tokens, revocations, booksKey, calendarTok
     },
     async requireCalendarToken(request) {
       if ((await authenticate(request, calendarFeeds))?.kind !== 'calendar-feed') throw notFound('Calendar');
+    },
+    async requireEReader(request) {
+      if (!(await authenticate(request, eReaders))) throw basicSignInRequired();
     },
   };
 }

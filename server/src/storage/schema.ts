@@ -21,6 +21,7 @@ export interface Database {
   task_notices: TaskNoticesTable;
   task_completions: TaskCompletionsTable;
   calendar_tokens: CalendarTokensTable;
+  app_passwords: AppPasswordsTable;
 }
 
 export interface UsersTable {
@@ -196,6 +197,15 @@ export interface TaskCompletionsTable {
 }
 
 /** A user's calendar subscription (auth/calendar-tokens.ts): the token's hash and the feed last served under it. */
+/** An e-reader's password (auth/app-passwords.ts): its SHA-256, never the password. */
+export interface AppPasswordsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  password_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+}
 export interface CalendarTokensTable {
   user_id: string;
   token_hash: string;
