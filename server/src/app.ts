@@ -21,6 +21,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { endSlowBodies } from './http/slow-bodies.ts';
 import { registerWebClient } from './http/web-client.ts';
+import { opdsRoutes } from './opds/opds.routes.ts';
 import { createServices, type ServicesOptions } from './services.ts';
 import type { Storage } from './storage/database.ts';
 import { calendarFeedRoutes } from './tasks/calendar.routes.ts';
@@ -114,6 +115,7 @@ export async function buildApp({
       publicUrl: config.publicUrl,
     });
     await api.register(booksRoutes, { books: services.books, authenticator, maxUploadMb: config.maxUploadMb });
+    await api.register(opdsRoutes, { books: services.books, authenticator, clock: services.clock, publicUrl: config.publicUrl });
   });
   await registerWebClient(app, { distDir: webDist, isApiPath: apiPaths.has });
   return app;

@@ -143,6 +143,7 @@ export async function createServices(options: ServicesOptions) {
       calendarTokens,
       basicAuth: createBasicAuth({ db, appPasswords, hashing, logins }),
     }),
+    clock,
     calendarTokens,
     appPasswords,
     logins,

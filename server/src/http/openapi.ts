@@ -11,6 +11,7 @@ export async function registerOpenApi(app: FastifyInstance) {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          basic: { type: 'http', scheme: 'basic', description: 'E-mail and an app password (or a local account\'s password); OPDS only' },
         },
       },
     },
