@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSelector } from 'react-redux';
 import { selectAuth } from '../auth/auth.slice.ts';
+import { AppPasswordsSection } from './app-passwords-section.tsx';
 import { CalendarSection } from './calendar-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
@@ -46,6 +47,7 @@ export function ProfilePage() {
       <CalendarSection />
       <PasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
       <SessionsSection version={sessionsVersion} />
+      <AppPasswordsSection />
     </section>
   );
 }
