@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { parseAtomFeed } from 'feedsmith';
+import { type AtomFeed, parseAtomFeed } from 'feedsmith';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NewAppPassword } from '../../../contract/app-passwords.ts';
 import { BookResults, CatalogueBook } from '../../../contract/books.ts';
@@ -23,7 +23,7 @@ const REL = {
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const MIME_TYPES = ['application/epub+zip', 'application/pdf', 'application/x-mobipocket-ebook', 'application/vnd.amazon.mobi8-ebook', 'application/vnd.ms-htmlhelp'];
 
-type Feed = ReturnType<typeof parseAtomFeed>;
+type Feed = AtomFeed.Feed<string>;
 type Link = NonNullable<Feed['links']>[number];
 
 /**
