@@ -9,7 +9,7 @@ import { ErrorReply } from '../../../contract/errors.ts';
 import { mimeTypeOf } from '../books/library/book-formats.ts';
 import { multipart } from '../test/multipart.ts';
 import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
-import { OPDS_PAGE_SIZE } from './opds.routes.ts';
+import { OPDS_PAGE_SIZE } from './opds.pages.ts';
 
 const LIBRARY_JSON = path.join(import.meta.dirname, '../books/fixtures/calibre/library.json');
 const NAVIGATION = 'application/atom+xml;profile=opds-catalog;kind=navigation';
@@ -225,7 +225,10 @@ describe.each(testDialects)('the OPDS catalogue on %s', (dialect) => {
     const entry = feed.entries![0]!;
     expect(entry.title?.value).toBe('A <b>bold</b> & "quoted" ]]> title');
     expect(entry.authors?.map((author) => author.name)).toEqual(['Eve <script>', 'Mallory&Co']);
-    expect((await read('/opds/authors/other', 'navigation')).entries).toBeDefined();
+    // Filed by surname, "<script>, Eve" is under no letter A–Z.
+    const letters = await read('/opds/authors', 'navigation');
+    const other = await read(hrefOf(entryTitled(letters, '#')), 'navigation');
+    expect(other.entries?.map((one) => one.title?.value)).toContain('Eve <script>');
   });
 
   it('answers bad addresses with a clear 4xx and asks for Basic credentials without any', async () => {
@@ -234,6 +237,7 @@ describe.each(testDialects)('the OPDS catalogue on %s', (dialect) => {
       ['/opds/new?page=x', 400],
       ['/opds/new?unknown=1', 400],
       ['/opds/authors/books?name=Nobody%20At%20All', 404],
+      ['/opds/series/books?name=No%20such%20series', 404],
       ['/opds/authors/1', 400],
       ['/opds/formats/docx', 400],
       ['/opds/search?q=' + 'x'.repeat(1001), 400],
@@ -242,6 +246,8 @@ describe.each(testDialects)('the OPDS catalogue on %s', (dialect) => {
       expect(response.statusCode, url).toBe(status);
       expect(ErrorReply.parse(response.json()).statusCode).toBe(status);
     }
+    const series = await t.app.inject({ url: '/opds/series/books?name=No%20such%20series', headers: basic });
+    expect(ErrorReply.parse(series.json()).message).toBe('Series not found');
     const anonymous = await t.app.inject({ url: '/opds' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.headers['www-authenticate']).toMatch(/^Basic realm="Organiser"/);
