@@ -113,6 +113,18 @@ describe.each(testDialects)('app passwords on %s', (dialect) => {
     expect(await list(owner.idToken)).toEqual(before);
   });
 
+  it('is refused once its user is deleted, with the account password too', async () => {
+    const user = await registerUser(t.app);
+    const made = await create(user.idToken, 'Kobo');
+    expect((await opds(basic(user.user.email, made.password))).statusCode).toBe(200);
+    expect((await opds(basic(user.user.email, user.password))).statusCode).toBe(200);
+    await t.storage.db.deleteFrom('users').where('id', '=', user.user.uid).execute();
+    expect((await opds(basic(user.user.email, made.password))).statusCode).toBe(401);
+    expect((await opds(basic(user.user.email, user.password))).statusCode).toBe(401);
+    const left = await t.storage.db.selectFrom('app_passwords').select('id').where('user_id', '=', user.user.uid).execute();
+    expect(left).toEqual([]);
+  });
+
   it('rate-limits wrong credentials as the sign-in form does, even before a right one', async () => {
     const user = await registerUser(t.app);
     const made = await create(user.idToken, 'Kobo');

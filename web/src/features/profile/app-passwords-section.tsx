@@ -68,7 +68,8 @@ export function AppPasswordsSection() {
     <section id="app-passwords" className="mt-4">
       <h2 className="h5">App passwords</h2>
       <p className="text-muted small">
-        {`E-readers (KOReader, Moon+ Reader, Thorium, Foliate) open the catalogue at ${window.location.origin}/opds with your e-mail and an app password. Make one for each device, so you can revoke it alone.`}
+        {`E-readers (KOReader, Moon+ Reader, Thorium, Foliate) open the catalogue at ${window.location.origin}/opds ` +
+          'with your e-mail and an app password. Make one for each device, so you can revoke it alone.'}
       </p>
       <OperationError message={error} id="app-passwords-error" />
       {made && (
