@@ -85,7 +85,7 @@ export function AppPasswordsSection() {
         <InputGroup>
           <Form.Control
             id="app-password-name"
-            placeholder="What it is for, e.g. KOReader on the Kobo"
+            placeholder="e.g. KOReader on the Kobo"
             value={name}
             maxLength={100}
             onChange={(event) => setName(event.target.value)}
