@@ -3,9 +3,9 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { apiTokensRoutes } from './auth/api-tokens.routes.ts';
+import { appPasswordsRoutes } from './auth/app-passwords.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { calendarTokensRoutes } from './auth/calendar-tokens.routes.ts';
-import { createLoginLimiter } from './auth/login-limiter.ts';
 import { decorateRequestsWithPrincipal } from './auth/authenticate.ts';
 import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
 import { sessionsRoutes } from './auth/sessions.routes.ts';
@@ -23,6 +23,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { endSlowBodies } from './http/slow-bodies.ts';
 import { registerWebClient } from './http/web-client.ts';
+import { opdsRoutes } from './opds/opds.routes.ts';
 import { createServices, type ServicesOptions } from './services.ts';
 import type { Storage } from './storage/database.ts';
 import { calendarFeedRoutes } from './tasks/calendar.routes.ts';
@@ -92,10 +93,8 @@ export async function buildApp({
   });
   app.addHook('onClose', () => services.close());
 
-  const { authenticator } = services;
+  const { authenticator, logins } = services;
   const apiPaths = createApiPaths();
-  // Failed sign-ins, counted per server instance in memory, at sign-in and at a password change alike.
-  const logins = createLoginLimiter();
   await app.register(async (api) => {
     apiPaths.learnFrom(api);
     await api.register(healthRoutes, { storage, library: services.library });
@@ -112,6 +111,7 @@ export async function buildApp({
       await signedIn.register(usersRoutes, { users: services.users });
       await signedIn.register(sessionsRoutes, { auth: services.auth });
       await signedIn.register(accountRoutes, { auth: services.auth, logins });
+      await signedIn.register(appPasswordsRoutes, { appPasswords: services.appPasswords });
       await signedIn.register(calendarTokensRoutes, { calendarTokens: services.calendarTokens, publicUrl: config.publicUrl });
       await signedIn.register(apiTokensRoutes, { apiTokens: services.apiTokens });
     });
@@ -134,6 +134,7 @@ export async function buildApp({
       publicUrl: config.publicUrl,
     });
     await api.register(booksRoutes, { books: services.books, authenticator, maxUploadMb: config.maxUploadMb });
+    await api.register(opdsRoutes, { books: services.books, authenticator, clock: services.clock, publicUrl: config.publicUrl });
   });
   await registerWebClient(app, { distDir: webDist, isApiPath: apiPaths.has });
   return app;

@@ -3,7 +3,9 @@ import type { Logger } from './logger.ts';
 import { createAdminService } from './admin/admin.service.ts';
 import { createApiTokensService } from './auth/api-tokens.service.ts';
 import { createApiTokensStore } from './auth/api-tokens.store.ts';
+import { createAppPasswords } from './auth/app-passwords.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
+import { createBasicAuth } from './auth/basic-auth.ts';
 import { createAuthService } from './auth/auth.service.ts';
 import { createCalendarTokens } from './auth/calendar-tokens.ts';
 import { createLocalDisabledAccounts, createPostgresDisabledAccounts } from './auth/disabled-accounts.ts';
@@ -15,6 +17,7 @@ import { signInRedirectOrigin } from './auth/oidc/redirect-origin.ts';
 import { createPasswordResets } from './auth/password-resets.ts';
 import { createSignInFlows } from './auth/oidc/sign-in-flow.ts';
 import { createHashingQueue } from './auth/hashing-queue.ts';
+import { createLoginLimiter } from './auth/login-limiter.ts';
 import { createRefreshTokens } from './auth/refresh-tokens.ts';
 import { sessionPruningJob } from './auth/session-pruning.ts';
 import { createLocalSessionRevocations, createPostgresSessionRevocations } from './auth/session-revocations.ts';
@@ -91,6 +94,11 @@ export async function createServices(options: ServicesOptions) {
 
   const signingKey = await loadSigningKey(db, config.jwtSecret);
   const tokens = createAccessTokens(signingKey, clock);
+  const hashing = createHashingQueue();
+  // Failed sign-ins, counted per server instance in memory: at the sign-in form, at a password
+  // change and in HTTP Basic alike.
+  const logins = createLoginLimiter();
+  const appPasswords = createAppPasswords(db, clock);
   const accounts = createAccountsService({
     db,
     clock,
@@ -107,7 +115,7 @@ export async function createServices(options: ServicesOptions) {
     tokens,
     refreshTokens: createRefreshTokens(signingKey),
     revocations,
-    hashing: createHashingQueue(),
+    hashing,
     accounts,
     sessionDays: config.sessionDays,
   });
@@ -171,9 +179,13 @@ export async function createServices(options: ServicesOptions) {
       disabled: disabledAccounts,
       booksKey: config.booksApiKey,
       calendarTokens,
+      basicAuth: createBasicAuth({ db, appPasswords, hashing, logins }),
     }),
+    clock,
     calendarTokens,
     apiTokens,
+    appPasswords,
+    logins,
     accounts,
     admin,
     /** Null when mail is not set up (SMTP_URL) or the server does not know its own address (PUBLIC_URL). */

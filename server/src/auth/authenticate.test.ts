@@ -20,6 +20,7 @@ describe('authenticate', () => {
     disabled: { isDisabled: (id) => disabled.has(id) },
     booksKey: BOOKS_KEY,
     calendarTokens: { ownerOf: async () => null },
+    basicAuth: async () => null,
   });
   let app: FastifyInstance;
   let user: string;

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_TOKEN_PREFIX, type ApiTokenScope } from '../../../contract/api-tokens.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { ApiTokensService } from './api-tokens.service.ts';
+import { type BasicAuth, basicSignInRequired } from './basic-auth.ts';
 import type { CalendarTokens } from './calendar-tokens.ts';
 import type { DisabledAccounts } from './disabled-accounts.ts';
 import type { SessionRevocations } from './session-revocations.ts';
@@ -10,14 +11,16 @@ import type { AccessTokens, TokenUser } from './tokens.ts';
 
 /**
  * Who a request has shown itself to be: a signed-in user, a user's personal API token, a holder
- * of the shared books key, or a holder of a user's calendar token, which opens that user's
- * calendar feed and nothing else.
+ * of the shared books key, a holder of a user's calendar token, which opens that user's calendar
+ * feed and nothing else, or an e-reader signed in with HTTP Basic, which opens the catalogue
+ * (OPDS, covers, files) and nothing else.
  */
 export type Principal =
   | { kind: 'user'; user: TokenUser }
   | { kind: 'api-token'; user: TokenUser; scope: ApiTokenScope }
   | { kind: 'books-api-key' }
-  | { kind: 'calendar-feed'; userId: string };
+  | { kind: 'calendar-feed'; userId: string }
+  | { kind: 'e-reader'; userId: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -57,6 +60,11 @@ export type Authenticator = {
   requireAdmin(action: string): RequestCheck;
   /** A calendar token in the path (`:token`); an unknown or revoked one is a 404, as for a page that is not there. */
   requireCalendarToken: RequestCheck;
+  /**
+   * A reader of the catalogue on an e-reader: HTTP Basic (auth/basic-auth.ts), or a signed-in
+   * user's bearer token; a 401 asks for Basic credentials. For OPDS and the cover and file calls.
+   */
+  requireEReader: RequestCheck;
 };
 
 const signInRequired = () => new AppError(401, 'Sign-in required', { 'www-authenticate': 'Bearer' });
@@ -138,6 +146,13 @@ function assertPasswordChanged(request: FastifyRequest, user: TokenUser): void {
   if (user.passwordChangeRequired && !request.routeOptions.config.beforePasswordChange) throw passwordChangeFirst();
 }
 
+function basicPassword(basicAuth: BasicAuth): Credential {
+  return async (request) => {
+    const userId = await basicAuth(request);
+    return userId === null ? null : { kind: 'e-reader', userId };
+  };
+}
+
 /** The principal of the first credential the request carries, remembered for the request's later checks. */
 async function authenticate(request: FastifyRequest, credentials: Credential[]): Promise<Principal | null> {
   if (request.principal) return request.principal;
@@ -156,13 +171,15 @@ type AuthenticatorDependencies = Refusals & {
   apiTokens: Pick<ApiTokensService, 'authenticate'>;
   booksKey: string | undefined;
   calendarTokens: Pick<CalendarTokens, 'ownerOf'>;
+  basicAuth: BasicAuth;
 };
 
-export function createAuthenticator({ tokens, apiTokens, revocations, disabled, booksKey, calendarTokens }: AuthenticatorDependencies): Authenticator {
+export function createAuthenticator({ tokens, apiTokens, revocations, disabled, booksKey, calendarTokens, basicAuth }: AuthenticatorDependencies): Authenticator {
   const users = [bearerToken(tokens, { revocations, disabled })];
   const owners = [apiToken(apiTokens, disabled), ...users];
   const readers = [...users, booksApiKey(booksKey)];
   const calendarFeeds = [calendarToken(calendarTokens, disabled)];
+  const eReaders = [...users, basicPassword(basicAuth)];
   return {
     async requireUser(request) {
       const principal = await authenticate(request, users);
@@ -192,6 +209,9 @@ export function createAuthenticator({ tokens, apiTokens, revocations, disabled, 
     },
     async requireCalendarToken(request) {
       if ((await authenticate(request, calendarFeeds))?.kind !== 'calendar-feed') throw notFound('Calendar');
+    },
+    async requireEReader(request) {
+      if (!(await authenticate(request, eReaders))) throw basicSignInRequired();
     },
   };
 }

@@ -15,6 +15,8 @@ import { BOOK_COLUMNS, type BookColumn, type BookRow, fromRow } from './book-row
 export interface Catalogue {
   search(query: CatalogueQuery): Promise<{ total: number; books: CatalogueBook[] }>;
   get(id: string): Promise<CatalogueBook | undefined>;
+  /** The books of these ids that are in the catalogue, in no particular order (one query). */
+  getMany(ids: readonly string[]): Promise<CatalogueBook[]>;
   /** Changes whenever a load commits, on whichever server instance, so results can be cached by it. */
   version(): Promise<string>;
   /** The folder every book's files lie in (library-folder.ts), as the last load left it; '' when none. */
@@ -168,7 +170,7 @@ export async function* bookPages(
 const EXPORT_PAGE = 1000;
 
 /** The reads that are the same SQL on both databases. */
-export function catalogueReads(db: Kysely<Database>): Pick<Catalogue, 'get' | 'all' | 'version' | 'libraryFolder'> {
+export function catalogueReads(db: Kysely<Database>): Pick<Catalogue, 'get' | 'getMany' | 'all' | 'version' | 'libraryFolder'> {
   // Asked before every search: built and compiled once.
   const readVersion = settingsStore(db).reader(VERSION_SETTING);
   const readLibraryFolder = settingsStore(db).reader(LIBRARY_FOLDER_SETTING);
@@ -176,6 +178,12 @@ export function catalogueReads(db: Kysely<Database>): Pick<Catalogue, 'get' | 'a
     async get(id) {
       const row = await db.selectFrom('books').select(BOOK_COLUMNS).where('id', '=', id).executeTakeFirst();
       return row && fromRow(row);
+    },
+
+    async getMany(ids) {
+      if (ids.length === 0) return [];
+      const rows = await db.selectFrom('books').select(BOOK_COLUMNS).where('id', 'in', ids).execute();
+      return rows.map(fromRow);
     },
 
     async *all() {

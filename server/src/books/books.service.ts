@@ -47,6 +47,17 @@ export function createBooksService({ catalogue, tmpDir }: { catalogue: Catalogue
       return { ...book, index: 0 };
     },
 
+    /** The books of these ids, in the order given; ids not in the catalogue are left out. */
+    async getMany(ids: readonly string[]): Promise<CatalogueBook[]> {
+      const byId = new Map((await catalogue.getMany(ids)).map((book) => [book.id, book]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    /** Changes whenever a load commits: what is worked out from the whole catalogue is kept by it. */
+    version(): Promise<string> {
+      return catalogue.version();
+    },
+
     all(): AsyncIterable<CatalogueBook> {
       return catalogue.all();
     },

@@ -24,6 +24,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   invitations: InvitationsTable;
   password_resets: PasswordResetsTable;
+  app_passwords: AppPasswordsTable;
 }
 
 export interface UsersTable {
@@ -202,6 +203,16 @@ export interface TaskCompletionsTable {
   occurrence_index: number;
   due_time: number;
   completed_at: number;
+}
+
+/** An e-reader's password (auth/app-passwords.ts): its SHA-256, never the password. */
+export interface AppPasswordsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  password_hash: string;
+  created_at: number;
+  last_used_at: number | null;
 }
 
 /** A user's calendar subscription (auth/calendar-tokens.ts): the token's hash and the feed last served under it. */

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useSelector } from 'react-redux';
 import { selectAuth } from '../auth/auth.slice.ts';
 import { ApiTokensSection } from './api-tokens-section.tsx';
+import { AppPasswordsSection } from './app-passwords-section.tsx';
 import { CalendarSection } from './calendar-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
@@ -48,6 +49,7 @@ export function ProfilePage() {
       <PasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
       <SessionsSection version={sessionsVersion} />
       <ApiTokensSection />
+      <AppPasswordsSection />
     </section>
   );
 }
