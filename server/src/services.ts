@@ -20,6 +20,8 @@ import { createBookmarksStore } from './bookmarks/bookmarks.store.ts';
 import { createBooksService } from './books/books.service.ts';
 import { createPostgresCatalogue } from './books/books.search.postgres.ts';
 import { createSqliteCatalogue } from './books/books.search.sqlite.ts';
+import { createCoverThumbnails } from './books/library/covers.ts';
+import { createLibraryFiles } from './books/library/library.files.ts';
 import { createLibraryWatcher } from './books/library/library.watcher.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -120,6 +122,8 @@ export async function createServices(options: ServicesOptions) {
   const bookmarks = createBookmarksService({ store: createBookmarksStore(db), index: bookmarkIndex, clock });
   const tmpDir = path.join(config.dataDir, 'tmp');
   const books = createBooksService({ catalogue, tmpDir });
+  const libraryFiles = createLibraryFiles(config.calibreLibrary ?? null);
+  const coverThumbnails = createCoverThumbnails(path.join(config.dataDir, 'covers'));
   const library = config.calibreLibrary ? createLibraryWatcher({ folder: config.calibreLibrary, books, tmpDir, clock, log }) : null;
 
   const jobs: Job[] = [
@@ -139,6 +143,9 @@ export async function createServices(options: ServicesOptions) {
     books,
     /** The Calibre library folder's watcher, when `CALIBRE_LIBRARY` is set. */
     library,
+    /** The books' files and covers in the library folder; none without `CALIBRE_LIBRARY`. */
+    libraryFiles,
+    coverThumbnails,
     jobs,
     async close(): Promise<void> {
       for (const job of jobs) await job.stop();
