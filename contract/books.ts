@@ -64,6 +64,7 @@ export const Book = CatalogueBook.omit({ comment: true }).extend({
   index: z.number().int().nonnegative(),
   comment: z.string().nullable().optional(),
   files: z.array(BookFile).optional().describe('The formats on disk in the library folder, each with its download URL (one book only)'),
+  cover_url: z.string().nullable().optional().describe('`GET /api/books/{id}/cover` when the cover is on disk, else null (one book only)'),
 });
 export type Book = z.infer<typeof Book>;
 
@@ -75,6 +76,11 @@ export const BookResults = z.object({
    * else the leading directory all paths share; '' when there is none. Paths are shown below it.
    */
   library_folder: z.string().describe('The folder every book file lies in (the Calibre library); paths are shown below it'),
+  /**
+   * Whether this server has a Calibre library folder (`CALIBRE_LIBRARY`), from which covers and
+   * files are served: without one every cover and file is a 404, and the client asks for none.
+   */
+  files_served: z.boolean().describe('Whether covers and files are served from a Calibre library folder'),
 });
 export type BookResults = z.infer<typeof BookResults>;
 

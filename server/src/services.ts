@@ -121,7 +121,7 @@ export async function createServices(options: ServicesOptions) {
   const calendarTokens = createCalendarTokens(db, clock);
   const bookmarks = createBookmarksService({ store: createBookmarksStore(db), index: bookmarkIndex, clock });
   const tmpDir = path.join(config.dataDir, 'tmp');
-  const books = createBooksService({ catalogue, tmpDir });
+  const books = createBooksService({ catalogue, tmpDir, filesServed: config.calibreLibrary !== undefined });
   const libraryFiles = createLibraryFiles(config.calibreLibrary ?? null);
   const coverThumbnails = createCoverThumbnails(path.join(config.dataDir, 'covers'));
   const library = config.calibreLibrary ? createLibraryWatcher({ folder: config.calibreLibrary, books, tmpDir, clock, log }) : null;

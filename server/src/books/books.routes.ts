@@ -8,7 +8,7 @@ import type { Authenticator } from '../auth/authenticate.ts';
 import { UPLOAD_ROUTE } from '../http/http-limits.ts';
 import { readUpload } from '../http/multipart-upload.ts';
 import type { BooksService } from './books.service.ts';
-import type { LibraryFiles } from './library/library.files.ts';
+import { bookCoverUrl, type LibraryFiles } from './library/library.files.ts';
 
 type Options = { books: BooksService; files: LibraryFiles; authenticator: Authenticator; maxUploadMb: number };
 
@@ -69,7 +69,8 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, fil
     },
     async (request) => {
       const book = await books.get(request.params.id);
-      return { ...book, files: await files.filesOf(book) };
+      const [onDisk, cover] = await Promise.all([files.filesOf(book), files.cover(book)]);
+      return { ...book, files: onDisk, cover_url: cover ? bookCoverUrl(book.id, 'full') : null };
     },
   );
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Book } from '../../../../contract/books.ts';
+import { Book, BookResults } from '../../../../contract/books.ts';
 import { HealthReply } from '../../../../contract/health.ts';
 import { multipart } from '../../test/multipart.ts';
 import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../../test/test-app.ts';
@@ -57,8 +57,11 @@ describe.each(testDialects)('covers and files from the library folder on %s', (d
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it('lists on the book’s reply the formats on disk, with sizes and download URLs', async () => {
+  it('says on search replies that it serves files, and lists on the book’s reply the formats and cover on disk', async () => {
+    expect(BookResults.parse((await get('/api/books')).json()).files_served).toBe(true);
     const discworld = Book.parse((await get('/api/books/1')).json());
+    expect(discworld.cover_url).toBe('/api/books/1/cover?size=full');
+    expect(Book.parse((await get('/api/books/5')).json()).cover_url).toBeNull();
     expect(discworld.files).toEqual([
       { format: 'epub', size: libraryFile(`${DISCWORLD}/The Science of Discworld - Terry Pratchett.epub`).length, url: '/api/books/1/file/epub' },
       { format: 'pdf', size: libraryFile(`${DISCWORLD}/The Science of Discworld - Terry Pratchett.pdf`).length, url: '/api/books/1/file/pdf' },
@@ -238,7 +241,8 @@ describe.each(testDialects)('covers and files without a library folder on %s', (
 
   it('lists no files and answers 404 for every file and cover', async () => {
     const book = Book.parse((await t.app.inject({ url: '/api/books/1', headers: bearer(admin) })).json());
-    expect(book).toMatchObject({ has_cover: true, files: [] });
+    expect(book).toMatchObject({ has_cover: true, files: [], cover_url: null });
+    expect(BookResults.parse((await t.app.inject({ url: '/api/books', headers: bearer(admin) })).json()).files_served).toBe(false);
     for (const url of ['/api/books/1/file/epub', '/api/books/1/file/pdf', '/api/books/1/cover', '/api/books/1/cover?size=thumb']) {
       expect((await t.app.inject({ url, headers: bearer(admin) })).statusCode, url).toBe(404);
     }
