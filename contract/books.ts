@@ -80,7 +80,8 @@ export const BookResults = z.object({
    * Whether this server has a Calibre library folder (`CALIBRE_LIBRARY`), from which covers and
    * files are served: without one every cover and file is a 404, and the client asks for none.
    */
-  files_served: z.boolean().describe('Whether covers and files are served from a Calibre library folder'),
+  // A default, so that a reply from a server before it parses: such a server serves no files.
+  files_served: z.boolean().default(false).describe('Whether covers and files are served from a Calibre library folder'),
 });
 export type BookResults = z.infer<typeof BookResults>;
 
