@@ -123,7 +123,7 @@ export async function createServices(options: ServicesOptions) {
   const tmpDir = path.join(config.dataDir, 'tmp');
   const books = createBooksService({ catalogue, tmpDir, filesServed: config.calibreLibrary !== undefined });
   const libraryFiles = createLibraryFiles(config.calibreLibrary ?? null);
-  const coverThumbnails = createCoverThumbnails(path.join(config.dataDir, 'covers'));
+  const coverThumbnails = createCoverThumbnails({ cacheDir: path.join(config.dataDir, 'covers'), log });
   const library = config.calibreLibrary ? createLibraryWatcher({ folder: config.calibreLibrary, books, tmpDir, clock, log }) : null;
 
   const jobs: Job[] = [

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import type { Logger } from '../../logger.ts';
 import type { LibraryFile } from './library.files.ts';
 
 /**
@@ -25,13 +26,14 @@ const exists = (file: string) =>
  * changed cover makes a new thumbnail and the old one is removed. Requests that come together for
  * one thumbnail share one resize.
  */
-export function createCoverThumbnails(cacheDir: string) {
+export function createCoverThumbnails({ cacheDir, log }: { cacheDir: string; log: Pick<Logger, 'info'> }) {
   const making = new Map<string, Promise<string>>();
 
   async function make(bookKey: string, cover: LibraryFile, file: string): Promise<string> {
     await fs.mkdir(cacheDir, { recursive: true });
     // Written beside and renamed, so that a reader never meets half a thumbnail.
     const partial = path.join(cacheDir, `${randomUUID()}.partial`);
+    const started = performance.now();
     try {
       await sharp(cover.path)
         .rotate()
@@ -39,6 +41,7 @@ export function createCoverThumbnails(cacheDir: string) {
         .jpeg({ quality: 80, mozjpeg: true })
         .toFile(partial);
       await fs.rename(partial, file);
+      log.info({ cover: cover.path, ms: Math.round(performance.now() - started) }, 'cover thumbnail made');
     } finally {
       await fs.rm(partial, { force: true });
     }
