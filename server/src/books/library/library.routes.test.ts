@@ -89,6 +89,11 @@ describe.each(testDialects)('covers and files from the library folder on %s', (d
     expect(again.rawPayload.length).toBe(0);
     expect((await get('/api/books/3/file/epub', { 'if-modified-since': String(response.headers['last-modified']) })).statusCode).toBe(304);
 
+    const head = await t.app.inject({ method: 'HEAD', url: '/api/books/3/file/epub', headers: bearer(reader) });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe(String(response.rawPayload.length));
+    expect(head.rawPayload.length).toBe(0);
+
     const pdf = await get('/api/books/1/file/pdf');
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect((await get('/api/books/2/file/azw3')).headers['content-type']).toBe('application/vnd.amazon.ebook');
