@@ -45,10 +45,26 @@ export const CatalogueBook = z.object({
 });
 export type CatalogueBook = z.infer<typeof CatalogueBook>;
 
-/** A book in a reply: `index` is its position in the whole result (from + i); `comment` only on request. */
+/** One format of a book on disk in the library folder (issue 13). */
+export const BookFile = z.object({
+  /** The extension in lower case, as the download's URL names it: `epub`. */
+  format: z.string(),
+  /** In bytes. */
+  size: z.number().int().nonnegative(),
+  /** `GET /api/books/{id}/file/{format}`. */
+  url: z.string(),
+});
+export type BookFile = z.infer<typeof BookFile>;
+
+/**
+ * A book in a reply: `index` is its position in the whole result (from + i); `comment` only on
+ * request; `files` on the one book's reply only, the formats that can be downloaded.
+ */
 export const Book = CatalogueBook.omit({ comment: true }).extend({
   index: z.number().int().nonnegative(),
   comment: z.string().nullable().optional(),
+  files: z.array(BookFile).optional().describe('The formats on disk in the library folder, each with its download URL (one book only)'),
+  cover_url: z.string().nullable().optional().describe('`GET /api/books/{id}/cover` when the cover is on disk, else null (one book only)'),
 });
 export type Book = z.infer<typeof Book>;
 
@@ -60,6 +76,12 @@ export const BookResults = z.object({
    * else the leading directory all paths share; '' when there is none. Paths are shown below it.
    */
   library_folder: z.string().describe('The folder every book file lies in (the Calibre library); paths are shown below it'),
+  /**
+   * Whether this server has a Calibre library folder (`CALIBRE_LIBRARY`), from which covers and
+   * files are served: without one every cover and file is a 404, and the client asks for none.
+   */
+  // A default, so that a reply from a server before it parses: such a server serves no files.
+  files_served: z.boolean().default(false).describe('Whether covers and files are served from a Calibre library folder'),
 });
 export type BookResults = z.infer<typeof BookResults>;
 
@@ -93,6 +115,21 @@ export const BookQuery = z.strictObject({
 export type BookQuery = z.infer<typeof BookQuery>;
 
 export const BookIdParams = z.strictObject({ id: z.string().min(1).max(64) });
+
+/** `GET /api/books/{id}/cover`: the cover as Calibre keeps it, or a thumbnail for cards. */
+export const CoverQuery = z.strictObject({
+  size: z.enum(['thumb', 'full'], { error: 'must be thumb or full' }).default('full'),
+});
+export type CoverSize = z.infer<typeof CoverQuery>['size'];
+
+/**
+ * `GET /api/books/{id}/file/{format}`. Any format is asked for as it is: one the book has not on
+ * disk is a 404 like any other file that is not there, whatever its characters.
+ */
+export const BookFileParams = z.strictObject({
+  id: z.string().min(1).max(64),
+  format: z.string().min(1).max(100),
+});
 
 /** `POST /api/books/index` reply: the counts of spec §3 and the first problems, by line (DESIGN §4). */
 export const IndexUploadReply = z.object({

@@ -11,6 +11,7 @@ import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
 import { sessionsRoutes } from './auth/sessions.routes.ts';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
 import { booksRoutes } from './books/books.routes.ts';
+import { libraryRoutes } from './books/library/library.routes.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { frameworkErrorReply, installErrorHandler } from './errors.ts';
@@ -133,7 +134,13 @@ export async function buildApp({
       requireAdmin: authenticator.requireAdmin('administer accounts'),
       publicUrl: config.publicUrl,
     });
-    await api.register(booksRoutes, { books: services.books, authenticator, maxUploadMb: config.maxUploadMb });
+    await api.register(booksRoutes, { books: services.books, files: services.libraryFiles, authenticator, maxUploadMb: config.maxUploadMb });
+    await api.register(libraryRoutes, {
+      books: services.books,
+      files: services.libraryFiles,
+      thumbnails: services.coverThumbnails,
+      authenticator,
+    });
     await api.register(opdsRoutes, { books: services.books, authenticator, clock: services.clock, publicUrl: config.publicUrl });
   });
   await registerWebClient(app, { distDir: webDist, isApiPath: apiPaths.has });

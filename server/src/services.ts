@@ -31,6 +31,8 @@ import { createLinkPreviews } from './bookmarks/preview/link-previews.ts';
 import { createBooksService } from './books/books.service.ts';
 import { createPostgresCatalogue } from './books/books.search.postgres.ts';
 import { createSqliteCatalogue } from './books/books.search.sqlite.ts';
+import { createCoverThumbnails } from './books/library/covers.ts';
+import { createLibraryFiles } from './books/library/library.files.ts';
 import { createLibraryWatcher } from './books/library/library.watcher.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -163,7 +165,9 @@ export async function createServices(options: ServicesOptions) {
   const linkPreviews = createLinkPreviews({ allowPrivate: config.previewAllowPrivate });
   const apiTokens = createApiTokensService({ store: createApiTokensStore(db), clock });
   const tmpDir = path.join(config.dataDir, 'tmp');
-  const books = createBooksService({ catalogue, tmpDir });
+  const books = createBooksService({ catalogue, tmpDir, filesServed: config.calibreLibrary !== undefined });
+  const libraryFiles = createLibraryFiles(config.calibreLibrary ?? null);
+  const coverThumbnails = createCoverThumbnails({ cacheDir: path.join(config.dataDir, 'covers'), log });
   const library = config.calibreLibrary ? createLibraryWatcher({ folder: config.calibreLibrary, books, tmpDir, clock, log }) : null;
 
   const jobs: Job[] = [
@@ -199,6 +203,9 @@ export async function createServices(options: ServicesOptions) {
     books,
     /** The Calibre library folder's watcher, when `CALIBRE_LIBRARY` is set. */
     library,
+    /** The books' files and covers in the library folder; none without `CALIBRE_LIBRARY`. */
+    libraryFiles,
+    coverThumbnails,
     jobs,
     async close(): Promise<void> {
       for (const job of jobs) await job.stop();

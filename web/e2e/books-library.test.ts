@@ -102,4 +102,40 @@ describe('what Calibre has beyond the spec’s book, end to end', () => {
     expect(terms).toEqual([]);
     await page.locator('#book-detail').getByText('isbn:9783150087206', { exact: true }).waitFor();
   });
+
+  it('shows the cover on the book page and small covers on the cards, and downloads a format', async () => {
+    await signIn(page, READER);
+    await search(page, 'the');
+    // By its title: The Globe's series is The Science of Discworld too.
+    const card = page.locator('article.book-card').filter({ has: page.getByRole('link', { name: 'The Science of Discworld', exact: true }) });
+    const thumbnail = card.locator('.book-thumbnail img');
+    await thumbnail.waitFor();
+    await expect.poll(() => thumbnail.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(160);
+    const box = await card.locator('.book-thumbnail').boundingBox();
+    expect(box).toMatchObject({ width: 80, height: 120 });
+
+    await card.locator('h3 a').click();
+    await page.getByRole('heading', { level: 1, name: 'The Science of Discworld' }).waitFor();
+    const cover = page.getByRole('img', { name: 'Cover of The Science of Discworld' });
+    await cover.waitFor();
+    await expect.poll(() => cover.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(1200);
+    const buttons = page.locator('#book-detail .book-downloads button');
+    expect(await buttons.evaluateAll((found) => found.map((button) => button.firstChild?.textContent))).toEqual(['Download EPUB', 'Download PDF']);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^Download PDF/ }).click()]);
+    expect(download.suggestedFilename()).toBe('The Science of Discworld - Terry Pratchett & Ian Stewart & Jack Cohen.pdf');
+    const saved = path.join(work, 'saved.pdf');
+    await download.saveAs(saved);
+    const original = path.join(FIXTURE_LIBRARY, 'Terry Pratchett/The Science of Discworld (1)/The Science of Discworld - Terry Pratchett.pdf');
+    expect(fs.readFileSync(saved).equals(fs.readFileSync(original))).toBe(true);
+  });
+
+  it('shows no cover and no download for a book without them', async () => {
+    await signIn(page, READER);
+    await page.goto('/book/5');
+    await page.getByRole('heading', { level: 1, name: 'Fräulein Else' }).waitFor();
+    await page.locator('#book-detail').getByText('isbn:9783150087206', { exact: true }).waitFor();
+    expect(await page.locator('#book-detail img').count()).toBe(0);
+    expect(await page.locator('#book-detail .book-downloads').count()).toBe(0);
+  });
 });

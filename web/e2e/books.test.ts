@@ -313,7 +313,7 @@ describe('books, end to end', () => {
     }));
     await page.route(
       (url) => url.pathname === '/api/books',
-      (route) => route.fulfill({ json: { total: 1000, books, library_folder: '' } }),
+      (route) => route.fulfill({ json: { total: 1000, books, library_folder: '', files_served: false } }),
     );
     // The clock starts once the reply's JSON is parsed: what follows is the client's own work.
     await page.evaluate(() => {

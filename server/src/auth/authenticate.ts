@@ -61,8 +61,8 @@ export type Authenticator = {
   /** A calendar token in the path (`:token`); an unknown or revoked one is a 404, as for a page that is not there. */
   requireCalendarToken: RequestCheck;
   /**
-   * A reader of the catalogue on an e-reader: HTTP Basic (auth/basic-auth.ts), or a signed-in
-   * user's bearer token; a 401 asks for Basic credentials. For OPDS and the cover and file calls.
+   * A reader of the catalogue, or an e-reader with HTTP Basic (auth/basic-auth.ts); a 401 asks
+   * for Basic credentials. For OPDS and the cover and file calls its links lead to.
    */
   requireEReader: RequestCheck;
 };
@@ -179,7 +179,8 @@ export function createAuthenticator({ tokens, apiTokens, revocations, disabled, 
   const owners = [apiToken(apiTokens, disabled), ...users];
   const readers = [...users, booksApiKey(booksKey)];
   const calendarFeeds = [calendarToken(calendarTokens, disabled)];
-  const eReaders = [...users, basicPassword(basicAuth)];
+  // E-readers follow OPDS's links to covers and files with the Basic credential they signed in with.
+  const eReaders = [...readers, basicPassword(basicAuth)];
   return {
     async requireUser(request) {
       const principal = await authenticate(request, users);

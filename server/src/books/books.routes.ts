@@ -8,10 +8,11 @@ import type { Authenticator } from '../auth/authenticate.ts';
 import { UPLOAD_ROUTE } from '../http/http-limits.ts';
 import { readUpload } from '../http/multipart-upload.ts';
 import type { BooksService } from './books.service.ts';
+import { bookCoverUrl, type LibraryFiles } from './library/library.files.ts';
 
-type Options = { books: BooksService; authenticator: Authenticator; maxUploadMb: number };
+type Options = { books: BooksService; files: LibraryFiles; authenticator: Authenticator; maxUploadMb: number };
 
-export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, authenticator, maxUploadMb }) => {
+export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, files, authenticator, maxUploadMb }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const security: Array<Record<string, string[]>> = [{ bearer: [] }, { apiKey: [] }];
   app.addHook('onRequest', authenticator.requireReader);
@@ -60,13 +61,17 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, aut
     {
       schema: {
         tags: ['books'],
-        summary: 'One book, with its comment',
+        summary: 'One book, with its comment and the formats on disk in the library folder',
         security,
         params: BookIdParams,
         response: { 200: Book, 401: ErrorReply, 404: ErrorReply },
       },
     },
-    async (request) => books.get(request.params.id),
+    async (request) => {
+      const book = await books.get(request.params.id);
+      const [onDisk, cover] = await Promise.all([files.filesOf(book), files.cover(book)]);
+      return { ...book, files: onDisk, cover_url: cover ? bookCoverUrl(book.id, 'full') : null };
+    },
   );
 
   routes.post(

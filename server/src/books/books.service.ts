@@ -10,7 +10,7 @@ const REPORTED_ERRORS = 100;
 /** Replies remembered, by their size in bytes. */
 const CACHED_REPLY_BYTES = 32 * 1024 * 1024;
 
-export function createBooksService({ catalogue, tmpDir }: { catalogue: Catalogue; tmpDir: string }) {
+export function createBooksService({ catalogue, tmpDir, filesServed = false }: { catalogue: Catalogue; tmpDir: string; filesServed?: boolean }) {
   // The catalogue changes only when a load commits, and its broad searches (a lone common word)
   // cost the most and recur the most: a reply is kept, as the bytes sent, until the catalogue's
   // version changes. Sent again, it costs no query and no serialising.
@@ -21,6 +21,7 @@ export function createBooksService({ catalogue, tmpDir }: { catalogue: Catalogue
     return {
       total,
       library_folder: libraryFolder,
+      files_served: filesServed,
       books: books.map((book, position) => {
         const { comment, ...rest } = book;
         return { ...rest, index: query.from + position, ...(query.includeComment ? { comment } : {}) };

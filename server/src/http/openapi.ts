@@ -21,7 +21,7 @@ export async function registerOpenApi(app: FastifyInstance) {
               'A personal API token made in the profile (`POST /api/users/me/tokens`), sent as `Authorization: Bearer org_…`; accepted on bookmark and task calls only, and a "read" token only on GET calls and searches',
           },
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-          basic: { type: 'http', scheme: 'basic', description: 'E-mail and an app password (or a local account\'s password); OPDS only' },
+          basic: { type: 'http', scheme: 'basic', description: 'E-mail and an app password (or a local account\'s password); OPDS, covers and book files only' },
         },
       },
     },

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 /**
  * Security headers and a Content Security Policy on every reply. The client is built with no
  * inline script or style, so 'self' is enough; profile photos may come from an identity provider.
+ * Book covers are fetched with the bearer token and shown from `blob:` URLs (features/books/book-cover.tsx).
  */
 export async function registerSecurityHeaders(app: FastifyInstance) {
   await app.register(helmet, {
@@ -13,7 +14,7 @@ export async function registerSecurityHeaders(app: FastifyInstance) {
         'default-src': ["'self'"],
         'script-src': ["'self'"],
         'style-src': ["'self'"],
-        'img-src': ["'self'", 'data:', 'https:'],
+        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
         'font-src': ["'self'", 'data:'],
         'connect-src': ["'self'"],
         'object-src': ["'none'"],

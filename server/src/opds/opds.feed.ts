@@ -1,7 +1,7 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { CatalogueBook } from '../../../contract/books.ts';
-import { formatOfFile, mimeTypeOf } from '../books/library/book-formats.ts';
+import { formatOf, mimeTypeOf } from '../books/library/book-formats.ts';
 import { htmlText } from '../search/search-text.ts';
 import { authorsOf } from './opds.browse.ts';
 
@@ -92,7 +92,7 @@ const dcIdentifiers = (book: CatalogueBook) =>
 const summaryOf = (comment: string | null | undefined) => (comment ? htmlText(comment).replace(/\s+/g, ' ').trim() : '');
 
 /** Each format once, from the book's files (a book's `formats` are the paths of its files on disk). */
-const formatsOf = (book: CatalogueBook) => [...new Set((book.formats.length > 0 ? book.formats : [book.path]).map(formatOfFile))].filter(Boolean);
+const formatsOf = (book: CatalogueBook) => [...new Set((book.formats.length > 0 ? book.formats : [book.path]).map(formatOf))].filter(Boolean);
 
 const timeOf = (book: CatalogueBook, fallback: Date) => {
   const time = book.updated ?? book.created;

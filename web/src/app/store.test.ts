@@ -17,6 +17,7 @@ const defaults: RootState = {
     curBook: null,
     narrowing: null,
     libraryFolder: '',
+    filesServed: false,
   },
   auth: { authenticated: false },
   task: { pageSize: 5, status: 'active', pageCursor: null, tasks: [], curTask: null, operationError: null },

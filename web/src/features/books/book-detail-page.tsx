@@ -9,6 +9,8 @@ import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { useRequest } from '../../lib/use-request.ts';
 import { BookCalibreFields } from './book-calibre-fields.tsx';
 import { BookComment } from './book-comment.tsx';
+import { BookCover } from './book-cover.tsx';
+import { BookDownloads } from './book-downloads.tsx';
 import { bookNeighbours, neighboursInList, type BookNeighbours } from './book-neighbours.ts';
 import { selectBookSearch, useBooksDispatch } from './books.slice.ts';
 import { openBook } from './books.thunks.ts';
@@ -76,17 +78,31 @@ function NeighbourLink({ direction, id, current, books }: NeighbourLinkProps) {
 
 function BookDetails({ book }: { book: Book }) {
   return (
-    <article>
+    <article className="d-flex flex-column flex-md-row gap-md-4">
+      <div className="flex-shrink-0">
+        <BookCover book={book} />
+      </div>
+      <div className="flex-grow-1">
+        <BookText book={book} />
+      </div>
+    </article>
+  );
+}
+
+function BookText({ book }: { book: Book }) {
+  return (
+    <>
       <h1 className="h3">{book.title}</h1>
       {book.author !== '' && <p className="lead mb-2">{`by ${book.author}`}</p>}
       {book.identifier !== '' && <p className="mb-1">{book.identifier}</p>}
       {book.publish_date !== null && <p className="mb-1">{`published at ${book.publish_date}`}</p>}
       {book.publisher !== '' && <p className="mb-1">{`published by ${book.publisher}`}</p>}
       <BookCalibreFields book={book} />
+      <BookDownloads files={book.files ?? []} />
       <p className="text-break">
         <em>{book.path}</em>
       </p>
       {book.comment && <BookComment html={book.comment} />}
-    </article>
+    </>
   );
 }

@@ -2,7 +2,7 @@ import type { Book } from '../../../../contract/books.ts';
 import { BookCard } from './book-card.tsx';
 
 /** The loaded results; each card knows its neighbours, for Previous and Next on the detail page. */
-export function BookList({ books, libraryFolder }: { books: readonly Book[]; libraryFolder: string }) {
+export function BookList({ books, libraryFolder, filesServed }: { books: readonly Book[]; libraryFolder: string; filesServed: boolean }) {
   return (
     <div className="book-list">
       {books.map((book, at) => (
@@ -12,6 +12,7 @@ export function BookList({ books, libraryFolder }: { books: readonly Book[]; lib
           prev={books[at - 1]?.id ?? null}
           next={books[at + 1]?.id ?? null}
           libraryFolder={libraryFolder}
+          filesServed={filesServed}
         />
       ))}
     </div>

@@ -110,7 +110,7 @@ export function BookSearchPage() {
         <NarrowingChips narrowing={search.narrowing} onRemoveFormat={removeFormat} onRemoveField={removeField} />
       )}
 
-      <BookList books={search.books} libraryFolder={search.libraryFolder} />
+      <BookList books={search.books} libraryFolder={search.libraryFolder} filesServed={search.filesServed} />
 
       {busy && (
         <Spinner animation="border" size="sm" role="status" className="d-block mx-auto my-3">

@@ -21,7 +21,7 @@ const TITLES = { keys: 'war', fields: 'title', format: '' };
 
 /** A page of a search for "war" in titles, of a catalogue without a library folder. */
 const page = (from: number, total: number, books = someBooks(from, 10)) =>
-  booksReceived({ from, total, books, narrowing: TITLES, library_folder: '' });
+  booksReceived({ from, total, books, narrowing: TITLES, library_folder: '', files_served: false });
 
 function withBooks(count: number, total: number): BookSearchState {
   return reducer({ ...initial, from: count }, page(0, total, someBooks(0, count)));
@@ -42,6 +42,7 @@ describe('the book search slice', () => {
       curBook: null,
       narrowing: null,
       libraryFolder: '',
+      filesServed: false,
     });
     expect(BookSearchState.parse(initial)).toEqual(initial);
   });
@@ -57,11 +58,11 @@ describe('the book search slice', () => {
   });
 
   it('keeps the search the first page answers and the library folder; a later page keeps that search', () => {
-    const first = reducer(initial, booksReceived({ from: 0, total: 42, books: someBooks(0, 10), narrowing: TITLES, library_folder: '/lib' }));
+    const first = reducer(initial, booksReceived({ from: 0, total: 42, books: someBooks(0, 10), narrowing: TITLES, library_folder: '/lib', files_served: true }));
     const later = { keys: 'war', fields: 'author', format: 'pdf' };
 
-    expect(first).toMatchObject({ narrowing: TITLES, libraryFolder: '/lib' });
-    expect(reducer(first, booksReceived({ from: 10, total: 42, books: someBooks(10, 10), narrowing: later, library_folder: '/lib' })))
+    expect(first).toMatchObject({ narrowing: TITLES, libraryFolder: '/lib', filesServed: true });
+    expect(reducer(first, booksReceived({ from: 10, total: 42, books: someBooks(10, 10), narrowing: later, library_folder: '/lib', files_served: true })))
       .toMatchObject({ narrowing: TITLES });
     expect(reducer(first, booksCleared()).narrowing).toBeNull();
   });

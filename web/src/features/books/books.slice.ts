@@ -38,6 +38,8 @@ export const BookSearchState = z.object({
   narrowing: SearchNarrowing.nullable().default(null),
   /** The catalogue's library folder (BookResults), below which the cards show paths. */
   libraryFolder: z.string().default(''),
+  /** Whether the server serves covers and files (BookResults): the cards ask for thumbnails only then. */
+  filesServed: z.boolean().default(false),
 });
 export type BookSearchState = z.infer<typeof BookSearchState>;
 
@@ -54,6 +56,7 @@ const initialState: BookSearchState = {
   curBook: null,
   narrowing: null,
   libraryFolder: '',
+  filesServed: false,
 };
 
 /** One page of results, where it starts, and the search it answers. */
@@ -71,7 +74,7 @@ export const bookSearchSlice = createSlice({
      * Any other page answers a request the list has since moved on from, and is dropped.
      */
     booksReceived(state, action: PayloadAction<BookPage>) {
-      const { from, total, books, narrowing, library_folder } = action.payload;
+      const { from, total, books, narrowing, library_folder, files_served } = action.payload;
       if (from === 0) {
         state.books = books;
         state.narrowing = narrowing;
@@ -79,6 +82,7 @@ export const bookSearchSlice = createSlice({
       else return;
       state.total = total;
       state.libraryFolder = library_folder;
+      state.filesServed = files_served;
       state.error = null;
     },
     bookReceived(state, action: PayloadAction<Book>) {
