@@ -47,7 +47,7 @@ describe('app passwords in the profile, end to end', () => {
     await page.locator('#app-passwords-none').waitFor();
 
     await page.getByLabel('New app password').fill('KOReader on the Kobo');
-    await page.getByRole('button', { name: 'Create' }).click();
+    await page.locator('#app-passwords').getByRole('button', { name: 'Create', exact: true }).click();
     const shown = page.locator('#app-password-value');
     await shown.waitFor();
     const password = (await shown.innerText()).trim();

@@ -78,9 +78,9 @@ describe('bookmarks from anywhere, end to end', () => {
     const article = await context.newPage();
     await article.goto(`${site.origin}/article`);
     const popup = await pressBookmarklet(code, article, '#quote');
-    await expect.poll(() => field(popup, 'title').inputValue()).toBe(ARTICLE_TITLE);
-    expect(await field(popup, 'link').inputValue()).toBe(`${site.origin}/article`);
-    expect(await field(popup, 'note').inputValue()).toBe('Worth quoting here');
+    await expect.poll(() => field(popup, 'Title').inputValue()).toBe(ARTICLE_TITLE);
+    expect(await field(popup, 'Link').inputValue()).toBe(`${site.origin}/article`);
+    expect(await field(popup, 'Note').inputValue()).toBe('Worth quoting here');
     await popup.getByRole('button', { name: 'Create' }).click();
     await popup.waitForURL(/\/bookmark\/\d+$/);
     const id = new URL(popup.url()).pathname.split('/').pop();
@@ -98,8 +98,8 @@ describe('bookmarks from anywhere, end to end', () => {
 
   it('opened with a link alone, takes the title and description from the page', async () => {
     await page.goto(`/bookmark/create?${new URLSearchParams({ url: `${site.origin}/described` })}`);
-    await expect.poll(() => field(page, 'title').inputValue()).toBe('Described elsewhere');
-    expect(await field(page, 'note').inputValue()).toBe('Read by the server');
+    await expect.poll(() => field(page, 'Title').inputValue()).toBe('Described elsewhere');
+    expect(await field(page, 'Note').inputValue()).toBe('Read by the server');
     expect(await page.locator('#bookmark-already-saved').count()).toBe(0);
   });
 

@@ -122,7 +122,7 @@ describe('time zones, end to end', () => {
     await expect.poll(() => note.innerText()).toBe("Times are in Asia/Tokyo, the timezone of your profile (change)");
 
     await page.getByPlaceholder('Task name').fill('Call home');
-    await page.getByLabel('first_schedule_time').fill('2030-03-06T09:00');
+    await page.getByLabel('First due').fill('2030-03-06T09:00');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL(/\/task\/[0-9a-f-]{36}$/);
     await page.getByRole('heading', { name: 'Call home' }).waitFor();
