@@ -9,6 +9,7 @@ import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
 import { sessionsRoutes } from './auth/sessions.routes.ts';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
 import { booksRoutes } from './books/books.routes.ts';
+import { catalogueLoadsRoutes } from './books/catalogue-loads.routes.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { frameworkErrorReply, installErrorHandler } from './errors.ts';
@@ -115,6 +116,7 @@ export async function buildApp({
       publicUrl: config.publicUrl,
     });
     await api.register(booksRoutes, { books: services.books, authenticator, maxUploadMb: config.maxUploadMb });
+    await api.register(catalogueLoadsRoutes, { loads: services.catalogueLoads, authenticator });
   });
   await registerWebClient(app, { distDir: webDist, isApiPath: apiPaths.has });
   return app;

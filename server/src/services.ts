@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Logger } from './logger.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
@@ -18,6 +19,8 @@ import { createSqliteBookmarkIndex } from './bookmarks/bookmarks.search.sqlite.t
 import { createBookmarksService } from './bookmarks/bookmarks.service.ts';
 import { createBookmarksStore } from './bookmarks/bookmarks.store.ts';
 import { createBooksService } from './books/books.service.ts';
+import { createLocalLoadSharing, createPostgresLoadSharing } from './books/catalogue-load-sharing.ts';
+import { createCatalogueLoads } from './books/catalogue-loads.ts';
 import { createPostgresCatalogue } from './books/books.search.postgres.ts';
 import { createSqliteCatalogue } from './books/books.search.sqlite.ts';
 import { createLibraryWatcher } from './books/library/library.watcher.ts';
@@ -56,6 +59,7 @@ async function databaseParts({ storage, log, eagerSearchWorkers, clock = systemC
       catalogue: createSqliteCatalogue(storage.db, storage.sqliteFile, { eager: eagerSearchWorkers ?? false }),
       bookmarkIndex: createSqliteBookmarkIndex(storage.db),
       events: createLocalUserEvents(),
+      loadSharing: createLocalLoadSharing(),
       // One server and one writer per file: nothing to lock.
       noticeLocks: false,
     };
@@ -64,6 +68,7 @@ async function databaseParts({ storage, log, eagerSearchWorkers, clock = systemC
     catalogue: createPostgresCatalogue(storage.db),
     bookmarkIndex: createPostgresBookmarkIndex(storage.db),
     events: await createPostgresUserEvents(storage.db, storage.postgres, log),
+    loadSharing: await createPostgresLoadSharing(storage.db, storage.postgres, log, randomUUID()),
     revocations: await createPostgresSessionRevocations(storage.db, clock, storage.postgres, log),
     noticeLocks: true,
   };
@@ -77,7 +82,7 @@ async function databaseParts({ storage, log, eagerSearchWorkers, clock = systemC
 export async function createServices(options: ServicesOptions) {
   const { config, storage, clock = systemClock, log, onNoticeRun } = options;
   const { db } = storage;
-  const { catalogue, bookmarkIndex, events, revocations, noticeLocks } = await databaseParts(options);
+  const { catalogue, bookmarkIndex, events, revocations, noticeLocks, loadSharing } = await databaseParts(options);
 
   const signingKey = await loadSigningKey(db, config.jwtSecret);
   const tokens = createAccessTokens(signingKey, clock);
@@ -119,8 +124,9 @@ export async function createServices(options: ServicesOptions) {
   const calendarTokens = createCalendarTokens(db, clock);
   const bookmarks = createBookmarksService({ store: createBookmarksStore(db), index: bookmarkIndex, clock });
   const tmpDir = path.join(config.dataDir, 'tmp');
-  const books = createBooksService({ catalogue, tmpDir });
-  const library = config.calibreLibrary ? createLibraryWatcher({ folder: config.calibreLibrary, books, tmpDir, clock, log }) : null;
+  const catalogueLoads = createCatalogueLoads({ clock, sharing: loadSharing });
+  const books = createBooksService({ catalogue, tmpDir, loads: catalogueLoads });
+  const library = config.calibreLibrary ? createLibraryWatcher({ folder: config.calibreLibrary, books, loads: catalogueLoads, tmpDir, clock, log }) : null;
 
   const jobs: Job[] = [
     { name: 'notice scheduler', start: noticeScheduler.start, stop: noticeScheduler.stop },
@@ -137,12 +143,14 @@ export async function createServices(options: ServicesOptions) {
     tasks,
     bookmarks,
     books,
+    catalogueLoads,
     /** The Calibre library folder's watcher, when `CALIBRE_LIBRARY` is set. */
     library,
     jobs,
     async close(): Promise<void> {
       for (const job of jobs) await job.stop();
       await events.close();
+      await catalogueLoads.close();
       await revocations.close();
       await catalogue.close();
     },
