@@ -100,8 +100,6 @@ export const IndexUploadReply = z.object({
   total_count: z.number().int().nonnegative(),
   error_count: z.number().int().nonnegative(),
   errors: z.array(z.object({ line: z.number().int().nonnegative(), message: z.string() })),
-  /** The load's id: its progress stays readable at `GET /api/books/index/{id}`. */
-  load_id: z.string().optional(),
 });
 export type IndexUploadReply = z.infer<typeof IndexUploadReply>;
 

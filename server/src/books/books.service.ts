@@ -88,14 +88,14 @@ export function createBooksService({ catalogue, tmpDir, loads }: { catalogue: Ca
         try {
           tracker.phase('reading');
           const reply = await loadRecords(mode, readIndexFile(readSpooledUpload(spooled, tracker.readFrom), tmpDir), tracker);
-          tracker.done(reply);
-          return { ...reply, load_id: tracker.id };
+          await tracker.done(reply);
+          return reply;
         } finally {
           spooled.remove();
         }
       } catch (error) {
         const cancelled = requestGone.aborted || tracker.signal.aborted;
-        tracker.ended(cancelled ? new LoadCancelled() : error);
+        await tracker.ended(cancelled ? new LoadCancelled() : error);
         throw cancelled ? new LoadCancelled() : error;
       }
     },
@@ -106,10 +106,10 @@ export function createBooksService({ catalogue, tmpDir, loads }: { catalogue: Ca
       try {
         tracker.expect(countCalibreBooks(metadataDb));
         const reply = await loadRecords('replace', parseCalibreMetadataDb(metadataDb), tracker);
-        tracker.done(reply);
-        return { ...reply, load_id: tracker.id };
+        await tracker.done(reply);
+        return reply;
       } catch (error) {
-        tracker.ended(error);
+        await tracker.ended(error);
         throw error;
       }
     },

@@ -39,9 +39,10 @@ export type LoadTracker = {
   phase(phase: 'reading' | 'writing'): void;
   record(isBook: boolean): void;
   wrote(): void;
-  done(reply: IndexUploadReply): void;
+  /** Resolves once the right to load is given back, so that the next load may begin at once. */
+  done(reply: IndexUploadReply): Promise<void>;
   /** Ends the load as cancelled when it was, else as failed with the error's message. */
-  ended(error: unknown): void;
+  ended(error: unknown): Promise<void>;
 };
 
 /**
@@ -126,13 +127,17 @@ export function createCatalogueLoads({ clock, sharing }: { clock: Clock; sharing
       if (wait <= 0) tell();
       else pending = setTimeout(tell, wait);
     };
-    const end = (phase: 'done' | 'failed' | 'cancelled', message: string | null) => {
+    const end = async (phase: 'done' | 'failed' | 'cancelled', message: string | null) => {
       if (!isRunning(load)) return;
       Object.assign(load, { phase, message, finished_at: new Date(clock.now()).toISOString() });
-      running = null;
       cancels.delete(load.id);
-      tell();
-      void release().finally(becameIdle);
+      try {
+        await release();
+      } finally {
+        running = null;
+        tell();
+        becameIdle();
+      }
     };
     tell();
 
@@ -165,11 +170,11 @@ export function createCatalogueLoads({ clock, sharing }: { clock: Clock; sharing
       },
       done(reply) {
         load.estimated_total = reply.total_count;
-        end('done', null);
+        return end('done', null);
       },
       ended(error) {
-        if (cancel.signal.aborted || error instanceof LoadCancelled) end('cancelled', CANCELLED_MESSAGE);
-        else end('failed', error instanceof Error ? error.message : String(error));
+        if (cancel.signal.aborted || error instanceof LoadCancelled) return end('cancelled', CANCELLED_MESSAGE);
+        return end('failed', error instanceof Error ? error.message : String(error));
       },
     };
   }
