@@ -147,5 +147,8 @@ export const CatalogueLoadParams = z.object({ id: z.string().max(64) });
 /** The event of `GET /api/books/index/events`: the load's progress, sent at most every quarter second and at each phase. */
 export const CATALOGUE_LOAD_EVENT = 'catalogue-load';
 
-/** The 409 for a second load while one runs: the error, with the running one's progress when this instance knows it. */
-export const CatalogueLoadBusy = ErrorReply.extend({ load: CatalogueLoad.nullable() });
+/**
+ * An upload's 409: either a second load while one runs, with the running one's progress (null when
+ * it runs on another instance that has not told it yet), or the upload's own load cancelled, without it.
+ */
+export const CatalogueLoadBusy = ErrorReply.extend({ load: CatalogueLoad.nullable().optional() });
