@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BookResults, CatalogueLoad, CatalogueLoadBusy, CurrentCatalogueLoad, IndexUploadReply } from '../../../contract/books.ts';
 import { emptyCatalogue } from '../test/empty-catalogue.ts';
 import { multipart } from '../test/multipart.ts';
-import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
+import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, type TestDatabase, testDialects } from '../test/test-app.ts';
 
 /** A Calibre JSON catalogue of `count` records, every tenth not a book (no id). */
 function catalogue(count: number, title: string) {
@@ -28,14 +28,19 @@ describe.each(testDialects)('catalogue loads on %s', (dialect) => {
   let admin: string;
   let reader: string;
   let port: number;
+  let database: TestDatabase & { drop(): Promise<void> };
 
   beforeAll(async () => {
-    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
+    database = await createTestDatabase(dialect);
+    t = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true' } });
     admin = (await registerUser(t.app)).idToken;
     reader = (await registerUser(t.app)).idToken;
     port = Number(new URL(await t.app.listen({ port: 0, host: '127.0.0.1' })).port);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await database.drop();
+  });
   beforeEach(async () => {
     await emptyCatalogue(t.storage);
   });
@@ -200,5 +205,31 @@ describe.each(testDialects)('catalogue loads on %s', (dialect) => {
     const phases = [...new Set(events.filter((load) => load.read > 0 || load.phase !== 'done').map((load) => load.phase))];
     expect(phases).toEqual(expect.arrayContaining(['receiving', 'reading', 'done']));
     expect(events.at(-1)).toMatchObject({ read: 20_000, written: 18_000, errors: 2000 });
+  });
+
+  it.runIf(dialect === 'postgres')('holds the rule across server instances, which see the load and may cancel it', async () => {
+    const second = await buildTestApp(database, { env: { ALLOW_SIGNUP: 'true' } });
+    try {
+      expect((await upload(catalogue(50, 'Old'), 'replace')).statusCode).toBe(200);
+      const sending = heldUpload(catalogue(5000, 'New'), 'replace');
+      const running = await until(async () => ((await current())?.phase === 'receiving' ? await current() : undefined), 'the upload');
+      const elsewhere = async () => CurrentCatalogueLoad.parse((await second.app.inject({ url: '/api/books/index/current', headers: bearer(reader) })).json()).load;
+      await until(async () => ((await elsewhere())?.id === running!.id ? true : undefined), 'the other instance to see the load');
+
+      const body = multipart([['name', 'update'], ['file', catalogue(10, 'Second'), 'index']]);
+      const refused = await second.app.inject({ method: 'POST', url: '/api/books/index', ...body, headers: { ...body.headers, ...bearer(admin) } });
+      expect(refused.statusCode).toBe(409);
+      expect(CatalogueLoadBusy.parse(refused.json()).load).toMatchObject({ id: running!.id });
+
+      const cancel = await second.app.inject({ method: 'DELETE', url: `/api/books/index/${running!.id}`, headers: bearer(admin) });
+      expect(cancel.statusCode, cancel.body).toBe(200);
+      await until(async () => ((await current())?.phase === 'cancelled' ? true : undefined), 'the cancel to reach the load');
+      expect((await sending.reply).status).toBe(409);
+      await until(async () => ((await elsewhere())?.phase === 'cancelled' ? true : undefined), 'the other instance to see the cancel');
+      expect(await search('old')).toBe(45);
+      expect(await search('new')).toBe(0);
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -29,8 +29,14 @@ export async function spoolUpload(
   fs.mkdirSync(tmpDir, { recursive: true });
   const spooled = path.join(tmpDir, `upload-${randomUUID()}`);
   const remove = () => fs.rmSync(spooled, { force: true });
+  // An abort does not wait for the pipeline to come apart: the upload's stream ends only when its
+  // request does, and a cancelled client may hold its request open.
+  const aborted = new Promise<never>((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
   try {
-    await pipeline(file, counting(received), fs.createWriteStream(spooled), { signal });
+    await Promise.race([pipeline(file, counting(received), fs.createWriteStream(spooled), { signal }), aborted]);
   } catch (error) {
     remove();
     throw error;
