@@ -1,7 +1,7 @@
-import http from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BookResults, CatalogueLoad, CatalogueLoadBusy, CurrentCatalogueLoad, IndexUploadReply } from '../../../contract/books.ts';
 import { emptyCatalogue } from '../test/empty-catalogue.ts';
+import { heldUpload as heldUploadOf } from '../test/held-upload.ts';
 import { multipart } from '../test/multipart.ts';
 import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, type TestDatabase, testDialects } from '../test/test-app.ts';
 
@@ -53,34 +53,7 @@ describe.each(testDialects)('catalogue loads on %s', (dialect) => {
     return t.app.inject({ method: 'POST', url: '/api/books/index', ...body, headers: { ...body.headers, ...bearer(admin) } });
   };
 
-  /** Sends the upload over a real connection, holding back its last bytes until `finish` is called (or the request is destroyed). */
-  function heldUpload(file: Buffer, mode: string) {
-    const body = multipart([['name', mode], ['file', file, 'index']]);
-    const request = http.request({
-      port,
-      host: '127.0.0.1',
-      method: 'POST',
-      path: '/api/books/index',
-      headers: { ...body.headers, ...bearer(admin), 'content-length': String(body.payload.length) },
-    });
-    const reply = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      request.on('response', (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-      });
-      request.on('error', reject);
-    });
-    reply.catch(() => {});
-    const held = 1000;
-    request.write(body.payload.subarray(0, body.payload.length - held));
-    return {
-      reply,
-      size: body.payload.length,
-      finish: () => request.end(body.payload.subarray(body.payload.length - held)),
-      abort: () => request.destroy(),
-    };
-  }
+  const heldUpload = (file: Buffer, mode: string) => heldUploadOf(port, admin, file, mode);
 
   it('tells an upload’s progress as it goes: bytes, then records read and written, ending with the importer’s counts', async () => {
     const file = catalogue(60_000, 'Progress');
