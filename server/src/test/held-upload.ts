@@ -2,16 +2,16 @@ import http from 'node:http';
 import { multipart } from './multipart.ts';
 
 /**
- * An index upload over a real connection whose last bytes are held back until `finish` (or the
+ * An upload (an index file by default) over a real connection whose last bytes are held back until `finish` (or the
  * request is destroyed by `abort`): a load caught in its receiving phase.
  */
-export function heldUpload(port: number, token: string, file: Buffer, mode: string) {
-  const body = multipart([['name', mode], ['file', file, 'index']]);
+export function heldUpload(port: number, token: string, file: Buffer, mode: string | null, path = '/api/books/index') {
+  const body = multipart([...(mode === null ? [] : [['name', mode] as [string, string]]), ['file', file, 'index']]);
   const request = http.request({
     port,
     host: '127.0.0.1',
     method: 'POST',
-    path: '/api/books/index',
+    path,
     headers: { ...body.headers, authorization: `Bearer ${token}`, 'content-length': String(body.payload.length) },
   });
   const reply = new Promise<{ status: number; body: string }>((resolve, reject) => {
