@@ -1,6 +1,7 @@
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import type { CatalogueLoad } from '../../../../contract/books.ts';
-import { isLoadRunning, loadingBarText, percent } from './catalogue-load-text.ts';
+import { percent } from '../../lib/progress.ts';
+import { isLoadRunning, loadingBarText } from './catalogue-load-text.ts';
 
 /**
  * Issue 18: while a load runs (an upload or the library folder), a slim bar over the results,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogueLoad } from '../../../../contract/books.ts';
-import { loadingBarText, percent, serverPhaseText, STEADY_AFTER_MS, timeLeftMs, timeLeftText } from './catalogue-load-text.ts';
+import { percent } from '../../lib/progress.ts';
+import { loadingBarText, serverPhaseText, STEADY_AFTER_MS, timeLeftMs, timeLeftText } from './catalogue-load-text.ts';
 
 const load = (fields: Partial<CatalogueLoad>): CatalogueLoad => ({
   id: 'l1',

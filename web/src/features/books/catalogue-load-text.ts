@@ -1,4 +1,5 @@
 import type { CatalogueLoad } from '../../../../contract/books.ts';
+import { megabytes } from '../../lib/progress.ts';
 
 /** Where reading started (or was first seen): the rate that the time left is estimated from. */
 export type ReadingStart = { at: number; read: number };
@@ -27,10 +28,6 @@ export function serverPhaseText(load: CatalogueLoad): string {
   return `${step}: ${count(load.read)}${of} read, ${count(load.written)} written, ${count(load.errors)} errors`;
 }
 
-export function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
 /** The time left at the rate since `start`, once that rate is steady and the total is estimated; else null. */
 export function timeLeftMs(load: CatalogueLoad, start: ReadingStart | null, now: number): number | null {
   if (start === null || load.phase !== 'reading' || load.estimated_total === null) return null;
@@ -46,6 +43,3 @@ export function timeLeftText(ms: number): string {
   const minutes = Math.round(seconds / 60);
   return `about ${minutes} min left`;
 }
-
-/** Percent of a bar, whole, never past 100. */
-export const percent = (part: number, whole: number | null) => (whole ? Math.min(100, Math.round((part / whole) * 100)) : 0);

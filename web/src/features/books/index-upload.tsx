@@ -10,7 +10,8 @@ import { useApiClient } from '../../api/api-client-context.ts';
 import { useRequest } from '../../lib/use-request.ts';
 import { uploadIndex } from './books.api.ts';
 import { cancelCatalogueLoad } from './catalogue-load.api.ts';
-import { isLoadRunning, megabytes, percent, serverPhaseText, timeLeftText } from './catalogue-load-text.ts';
+import { megabytes, percent } from '../../lib/progress.ts';
+import { isLoadRunning, serverPhaseText, timeLeftText } from './catalogue-load-text.ts';
 import type { CatalogueLoadState } from './use-catalogue-load.ts';
 import { formatDateTime } from '../../lib/format-date.ts';
 
