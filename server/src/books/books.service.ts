@@ -67,11 +67,6 @@ export function createBooksService({ catalogue, tmpDir, loads }: { catalogue: Ca
       return catalogue.all();
     },
 
-    /** Loads an index file's stream, whichever kind it is, untracked (see `loadRecords`). */
-    load(mode: 'update' | 'replace', file: Readable): Promise<IndexUploadReply> {
-      return loadRecords(mode, readIndexFile(file, tmpDir));
-    },
-
     /**
      * An index upload, tracked (issue 18): its file is first received whole into `tmpDir`, its
      * bytes counted, then read from there, its records counted. A client gone while the file

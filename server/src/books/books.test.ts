@@ -442,7 +442,7 @@ describe.each(testDialects)('books on %s', (dialect) => {
     const { systemClock } = await import('../clock.ts');
     const loads = createCatalogueLoads({ clock: systemClock, sharing: createLocalLoadSharing() });
     const service = createBooksService({ catalogue, tmpDir: path.join(path.dirname(t.storage.sqliteFile ?? '/tmp/x'), 'tmp'), loads });
-    const loading = service.load('replace', Readable.from(slowFile()));
+    const loading = service.upload('replace', Readable.from(slowFile()), { totalBytes: null, requestGone: new AbortController().signal });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await search({ keys: '' })).total).toBe(15);
     expect((await search({ keys: 'miserables' })).total).toBe(1);
