@@ -216,6 +216,26 @@ export const BookmarkImportReply = z.object({
 });
 export type BookmarkImportReply = z.infer<typeof BookmarkImportReply>;
 
+/**
+ * The user's bookmark import as it goes (issue 18): `receiving` while the file arrives, `reading`
+ * while its entries are read and added. The counts are the importer's own.
+ */
+export const BookmarkImportProgress = z.object({
+  phase: z.enum(['receiving', 'reading', 'done', 'failed']),
+  bytes: z.number().int().nonnegative(),
+  /** Entries of the file read so far. */
+  read: z.number().int().nonnegative(),
+  imported: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+  errors: z.number().int().nonnegative(),
+  started_at: z.string(),
+});
+export type BookmarkImportProgress = z.infer<typeof BookmarkImportProgress>;
+
+/** `GET /bookmarks/import/progress`: the user's running import, else their last one since the server started. */
+export const CurrentBookmarkImport = z.object({ import: BookmarkImportProgress.nullable() });
+export type CurrentBookmarkImport = z.infer<typeof CurrentBookmarkImport>;
+
 /** `GET /bookmarks/tags`: every tag of the user with how many bookmarks carry it, most used first. */
 export const TagCount = z.object({ tag: z.string(), count: z.number().int().positive() });
 export type TagCount = z.infer<typeof TagCount>;

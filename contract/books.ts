@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorReply } from './errors.ts';
 
 export const BOOK_FORMATS = ['pdf', 'epub', 'mobi', 'azw3', 'chm'] as const;
 export const BOOK_SEARCH_FIELDS = ['title', 'file_path', 'comment', 'author'] as const;
@@ -141,3 +142,50 @@ export type IndexUploadReply = z.infer<typeof IndexUploadReply>;
 
 /** The `name` field of the upload: update upserts by id, replace swaps the whole catalogue. */
 export const IndexMode = z.enum(['update', 'replace'], { error: 'name must be update or replace' });
+
+/**
+ * A catalogue load as it goes (issue 18): an index upload or a library-folder load. `receiving`
+ * while an upload's bytes arrive; `reading` while the importer reads records and writes books;
+ * `writing` while it commits. The counts are the importer's own, never a timer's.
+ */
+export const CatalogueLoadPhase = z.enum(['receiving', 'reading', 'writing', 'done', 'failed', 'cancelled']);
+export type CatalogueLoadPhase = z.infer<typeof CatalogueLoadPhase>;
+
+export const CatalogueLoad = z.object({
+  id: z.string(),
+  kind: z.enum(['upload', 'library']),
+  mode: IndexMode,
+  phase: CatalogueLoadPhase,
+  /** Records read so far, books among them or not. */
+  read: z.number().int().nonnegative(),
+  /** Books written so far (in the load's transaction: none is visible before it commits). */
+  written: z.number().int().nonnegative(),
+  errors: z.number().int().nonnegative(),
+  /** Bytes of the upload received so far (0 for a library-folder load). */
+  bytes: z.number().int().nonnegative(),
+  /** The upload's size as its request announced it, or null. */
+  total_bytes: z.number().int().nonnegative().nullable(),
+  /** About how many records there are in all, once that can be told; null before. */
+  estimated_total: z.number().int().nonnegative().nullable(),
+  started_at: z.string(),
+  /** Set once the load is done, failed or cancelled. */
+  finished_at: z.string().nullable(),
+  /** Why it failed, or what a cancel left: for people. */
+  message: z.string().nullable(),
+});
+export type CatalogueLoad = z.infer<typeof CatalogueLoad>;
+
+/** The running load, else the last one since the server started; null when there has been none. */
+export const CurrentCatalogueLoad = z.object({ load: CatalogueLoad.nullable() });
+export type CurrentCatalogueLoad = z.infer<typeof CurrentCatalogueLoad>;
+
+export const CatalogueLoadParams = z.object({ id: z.string().max(64) });
+
+/** The event of `GET /api/books/index/events`: the load's progress, sent at most every quarter second and at each phase. */
+export const CATALOGUE_LOAD_EVENT = 'catalogue-load';
+
+/**
+ * An upload's 409: either a second load while one runs, with the running one's progress (null when
+ * it runs on another instance that has not told it yet), or the upload's own load cancelled, without it.
+ */
+export const CatalogueLoadBusy = ErrorReply.extend({ load: CatalogueLoad.nullable().optional() });

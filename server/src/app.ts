@@ -11,6 +11,7 @@ import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
 import { sessionsRoutes } from './auth/sessions.routes.ts';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
 import { booksRoutes } from './books/books.routes.ts';
+import { catalogueLoadsRoutes } from './books/catalogue-loads.routes.ts';
 import { libraryRoutes } from './books/library/library.routes.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -142,6 +143,7 @@ export async function buildApp({
       authenticator,
     });
     await api.register(opdsRoutes, { books: services.books, authenticator, clock: services.clock, publicUrl: config.publicUrl });
+    await api.register(catalogueLoadsRoutes, { loads: services.catalogueLoads, authenticator });
   });
   await registerWebClient(app, { distDir: webDist, isApiPath: apiPaths.has });
   return app;

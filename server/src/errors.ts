@@ -7,11 +7,14 @@ import { describeIssue } from '../../contract/field-labels.ts';
 export class AppError extends Error {
   readonly statusCode: number;
   readonly headers: Record<string, string>;
+  /** Fields the reply carries beside the three of every error (a busy load's progress). */
+  readonly details: Record<string, unknown>;
 
-  constructor(statusCode: number, message: string, headers: Record<string, string> = {}) {
+  constructor(statusCode: number, message: string, headers: Record<string, string> = {}, details: Record<string, unknown> = {}) {
     super(message);
     this.statusCode = statusCode;
     this.headers = headers;
+    this.details = details;
   }
 }
 
@@ -22,9 +25,11 @@ export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let statusCode = 500;
     let message = 'Internal Server Error';
+    let details: Record<string, unknown> = {};
     if (error instanceof AppError) {
       statusCode = error.statusCode;
       message = error.message;
+      details = error.details;
       reply.headers(error.headers);
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       statusCode = 400;
@@ -40,7 +45,7 @@ export function installErrorHandler(app: FastifyInstance) {
       message = error.message;
     }
     if (statusCode >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
-    return reply.status(statusCode).send({ statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message });
+    return reply.status(statusCode).send({ ...details, statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message });
   });
 }
 

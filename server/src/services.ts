@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Logger } from './logger.ts';
 import { createAdminService } from './admin/admin.service.ts';
@@ -29,6 +30,8 @@ import { createBookmarksService } from './bookmarks/bookmarks.service.ts';
 import { createBookmarksStore } from './bookmarks/bookmarks.store.ts';
 import { createLinkPreviews } from './bookmarks/preview/link-previews.ts';
 import { createBooksService } from './books/books.service.ts';
+import { createLocalLoadSharing, createPostgresLoadSharing } from './books/catalogue-load-sharing.ts';
+import { createCatalogueLoads } from './books/catalogue-loads.ts';
 import { createPostgresCatalogue } from './books/books.search.postgres.ts';
 import { createSqliteCatalogue } from './books/books.search.sqlite.ts';
 import { createCoverThumbnails } from './books/library/covers.ts';
@@ -70,6 +73,7 @@ async function databaseParts({ storage, log, eagerSearchWorkers, clock = systemC
       catalogue: createSqliteCatalogue(storage.db, storage.sqliteFile, { eager: eagerSearchWorkers ?? false }),
       bookmarkIndex: createSqliteBookmarkIndex(storage.db),
       events: createLocalUserEvents(),
+      loadSharing: createLocalLoadSharing(),
       // One server and one writer per file: nothing to lock.
       noticeLocks: false,
     };
@@ -78,6 +82,7 @@ async function databaseParts({ storage, log, eagerSearchWorkers, clock = systemC
     catalogue: createPostgresCatalogue(storage.db),
     bookmarkIndex: createPostgresBookmarkIndex(storage.db),
     events: await createPostgresUserEvents(storage.db, storage.postgres, log),
+    loadSharing: await createPostgresLoadSharing(storage.db, storage.postgres, log, randomUUID()),
     revocations: await createPostgresSessionRevocations(storage.db, clock, storage.postgres, log),
     disabledAccounts: await createPostgresDisabledAccounts(storage.db, storage.postgres, log),
     noticeLocks: true,
@@ -92,7 +97,7 @@ async function databaseParts({ storage, log, eagerSearchWorkers, clock = systemC
 export async function createServices(options: ServicesOptions) {
   const { config, storage, clock = systemClock, log, onNoticeRun } = options;
   const { db } = storage;
-  const { catalogue, bookmarkIndex, events, revocations, disabledAccounts, noticeLocks } = await databaseParts(options);
+  const { catalogue, bookmarkIndex, events, revocations, disabledAccounts, noticeLocks, loadSharing } = await databaseParts(options);
 
   const signingKey = await loadSigningKey(db, config.jwtSecret);
   const tokens = createAccessTokens(signingKey, clock);
@@ -165,10 +170,11 @@ export async function createServices(options: ServicesOptions) {
   const linkPreviews = createLinkPreviews({ allowPrivate: config.previewAllowPrivate });
   const apiTokens = createApiTokensService({ store: createApiTokensStore(db), clock });
   const tmpDir = path.join(config.dataDir, 'tmp');
-  const books = createBooksService({ catalogue, tmpDir, filesServed: config.calibreLibrary !== undefined });
+  const catalogueLoads = createCatalogueLoads({ clock, sharing: loadSharing });
+  const books = createBooksService({ catalogue, tmpDir, loads: catalogueLoads, filesServed: config.calibreLibrary !== undefined });
   const libraryFiles = createLibraryFiles(config.calibreLibrary ?? null);
   const coverThumbnails = createCoverThumbnails({ cacheDir: path.join(config.dataDir, 'covers'), log });
-  const library = config.calibreLibrary ? createLibraryWatcher({ folder: config.calibreLibrary, books, tmpDir, clock, log }) : null;
+  const library = config.calibreLibrary ? createLibraryWatcher({ folder: config.calibreLibrary, books, loads: catalogueLoads, tmpDir, clock, log }) : null;
 
   const jobs: Job[] = [
     { name: 'notice scheduler', start: noticeScheduler.start, stop: noticeScheduler.stop },
@@ -201,6 +207,7 @@ export async function createServices(options: ServicesOptions) {
     bookmarks,
     linkPreviews,
     books,
+    catalogueLoads,
     /** The Calibre library folder's watcher, when `CALIBRE_LIBRARY` is set. */
     library,
     /** The books' files and covers in the library folder; none without `CALIBRE_LIBRARY`. */
@@ -210,6 +217,7 @@ export async function createServices(options: ServicesOptions) {
     async close(): Promise<void> {
       for (const job of jobs) await job.stop();
       await events.close();
+      await catalogueLoads.close();
       await revocations.close();
       await disabledAccounts.close();
       await catalogue.close();

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CurrentBookmarkImport } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
+import { heldUpload } from '../test/held-upload.ts';
 import { bookmarkFixture, bookmarksByLink as byLink, importBookmarks, uploadBookmarks } from '../test/bookmark-import.ts';
 import { registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import { type BookmarksClient, bookmarksClient } from '../test/bookmarks-client.ts';
@@ -114,5 +116,32 @@ describe.each(testDialects)('bookmark import and export on %s', (dialect) => {
     const noFile = await t.app.inject({ method: 'POST', url: '/bookmarks/import', payload: { file: 'x' }, headers: bob.headers });
     expect(noFile.statusCode).toBe(400);
     expect((await bob.list()).items).toEqual([]);
+  });
+});
+
+describe.each(testDialects)('bookmark import progress on %s', (dialect) => {
+  it('tells the user’s import as it goes: bytes while the file arrives, then the importer’s counts', async () => {
+    const t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
+    try {
+      const { idToken } = await registerUser(t.app);
+      const progress = async () =>
+        CurrentBookmarkImport.parse((await t.app.inject({ url: '/bookmarks/import/progress', headers: { authorization: `Bearer ${idToken}` } })).json())
+          .import;
+      expect(await progress()).toBeNull();
+      const port = Number(new URL(await t.app.listen({ port: 0, host: '127.0.0.1' })).port);
+      const sending = heldUpload(port, idToken, Buffer.from(FIREFOX_FILE), null, '/bookmarks/import');
+      let receiving = await progress();
+      for (const until = Date.now() + 20_000; !(receiving?.phase === 'receiving' && receiving.bytes > 0) && Date.now() < until; receiving = await progress()) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(receiving).toMatchObject({ phase: 'receiving', read: 0, imported: 0 });
+      sending.finish();
+      const reply = await sending.reply;
+      expect(reply.status, reply.body).toBe(200);
+      const done = await progress();
+      expect(done).toMatchObject({ phase: 'done', imported: 8, skipped: 3, errors: 0, read: 11, bytes: Buffer.from(FIREFOX_FILE).length });
+    } finally {
+      await t.close();
+    }
   });
 });

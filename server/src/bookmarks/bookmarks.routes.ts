@@ -9,6 +9,7 @@ import {
   BookmarkBulkReply,
   BookmarkIdParams,
   BookmarkImportReply,
+  CurrentBookmarkImport,
   BookmarkInput,
   BookmarkListQuery,
   BookmarkLookup,
@@ -113,8 +114,21 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
     },
     async (request) => {
       const upload = await readUpload(request, { what: 'bookmarks file', fields: {}, maxFileMb: MAX_IMPORT_MB });
-      return bookmarks.import(request.user.uid, () => fileChunks(upload.file));
+      return bookmarks.import(request.user.uid, (onBytes) => fileChunks(upload.file, onBytes));
     },
+  );
+
+  routes.get(
+    '/bookmarks/import/progress',
+    {
+      schema: {
+        tags,
+        summary: 'The signed-in user’s bookmark import as it goes: bytes received, then entries read, imported, skipped and refused',
+        security,
+        response: { 200: CurrentBookmarkImport, 401: ErrorReply },
+      },
+    },
+    async (request) => ({ import: bookmarks.importProgress(request.user.uid) }),
   );
 
   // Typed without the zod provider: the reply is a stream, not a serialised object.

@@ -6,6 +6,7 @@ import {
   type BookmarkBulkAction,
   type BookmarkBulkReply,
   type BookmarkInput,
+  type BookmarkImportProgress,
   type BookmarkImportReply,
   type BookmarkListQuery,
   type BookmarkPage,
@@ -57,6 +58,8 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
   // indexed: a result is kept until the owner's index version changes.
   const cache = new LRUCache<string, IndexResult>({ max: CACHED_SEARCHES });
   const imports = createImportGate(CONCURRENT_IMPORTS);
+  /** Each owner's last import as it goes: one per owner (the gate lets each run one at a time). */
+  const importProgress = new Map<string, BookmarkImportProgress>();
 
   async function searchIndex(ownerId: string, query: IndexQuery): Promise<IndexResult> {
     const key = `${ownerId} ${await index.version(ownerId)} ${JSON.stringify(query)}`;
@@ -80,7 +83,7 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
     return (await store.delete(ownerId, ids)).length;
   }
 
-  async function importFile(ownerId: string, file: readonly Uint8Array[]): Promise<BookmarkImportReply> {
+  async function importFile(ownerId: string, file: readonly Uint8Array[], progress: BookmarkImportProgress): Promise<BookmarkImportReply> {
     const now = clock.now();
     const reply: BookmarkImportReply = { imported: 0, skipped: 0, errors: [], shortened: 0, undated: 0, warnings: [], cut_short: false };
     const reading = readNetscapeFile(bookmarkFileText(file));
@@ -92,9 +95,12 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
       const accepted: NewBookmark[] = [];
       for (const entry of step.value) {
         const outcome = fileEntryOutcome(entry, now);
+        progress.read++;
         if (outcome.kind === 'skipped') reply.skipped++;
-        else if (outcome.kind === 'invalid') report(reply.errors, entry.line, outcome.message);
-        else {
+        else if (outcome.kind === 'invalid') {
+          report(reply.errors, entry.line, outcome.message);
+          progress.errors++;
+        } else {
           accepted.push(outcome.bookmark);
           if (outcome.shortened) reply.shortened++;
           if (outcome.undated) reply.undated++;
@@ -108,6 +114,7 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
         await index.put(ownerId, rows);
         reply.imported += rows.length;
         reply.skipped += batch.length - rows.length;
+        Object.assign(progress, { imported: reply.imported, skipped: reply.skipped });
         await yieldToOthers();
       }
       await yieldToOthers();
@@ -221,8 +228,35 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
      * that an upload cut short or over the size limit changes nothing; its chunks are decoded and
      * parsed one slice at a time, never as one text.
      */
-    import(ownerId: string, readFile: () => Promise<readonly Uint8Array[]>): Promise<BookmarkImportReply> {
-      return imports.run(ownerId, async () => importFile(ownerId, await readFile()));
+    import(ownerId: string, readFile: (onBytes: (bytes: number) => void) => Promise<readonly Uint8Array[]>): Promise<BookmarkImportReply> {
+      return imports.run(ownerId, async () => {
+        const progress: BookmarkImportProgress = {
+          phase: 'receiving',
+          bytes: 0,
+          read: 0,
+          imported: 0,
+          skipped: 0,
+          errors: 0,
+          started_at: new Date(clock.now()).toISOString(),
+        };
+        importProgress.set(ownerId, progress);
+        try {
+          const file = await readFile((bytes) => (progress.bytes += bytes));
+          progress.phase = 'reading';
+          const reply = await importFile(ownerId, file, progress);
+          Object.assign(progress, { phase: 'done', imported: reply.imported, skipped: reply.skipped });
+          return reply;
+        } catch (error) {
+          progress.phase = 'failed';
+          throw error;
+        }
+      });
+    },
+
+    /** The owner's running import, else their last one since the server started (issue 18); one server's own. */
+    importProgress(ownerId: string): BookmarkImportProgress | null {
+      const progress = importProgress.get(ownerId);
+      return progress ? { ...progress } : null;
     },
 
     export(ownerId: string): AsyncIterable<string> {

@@ -1,14 +1,25 @@
 import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Book, BookIdParams, BookQuery, BookResults, IndexMode, IndexUploadReply } from '../../../contract/books.ts';
+import { Book, BookIdParams, BookQuery, BookResults, CatalogueLoadBusy, IndexMode, IndexUploadReply } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
 import { UPLOAD_ROUTE } from '../http/http-limits.ts';
 import { readUpload } from '../http/multipart-upload.ts';
 import type { BooksService } from './books.service.ts';
 import { bookCoverUrl, type LibraryFiles } from './library/library.files.ts';
+
+/** Aborts when the client goes away before its request's body has all arrived (a cancel, a closed page). */
+function whenClientLeaves(request: FastifyRequest): AbortSignal {
+  const gone = new AbortController();
+  const leave = () => {
+    if (!request.raw.complete) gone.abort();
+  };
+  request.raw.once('aborted', leave);
+  request.raw.once('close', leave);
+  return gone.signal;
+}
 
 type Options = { books: BooksService; files: LibraryFiles; authenticator: Authenticator; maxUploadMb: number };
 
@@ -81,10 +92,13 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, fil
       config: UPLOAD_ROUTE,
       schema: {
         tags: ['books'],
-        summary: 'Load an index file (multipart: the field name = update | replace, then the field file); admins only',
+        summary:
+          'Load an index file (multipart: the field name = update | replace, then the field file); admins only. ' +
+          'Its progress is at /api/books/index/current and /api/books/index/events; a 409 answers a second load while ' +
+          'one runs (with that one’s progress), and a load cancelled meanwhile (the catalogue as it was)',
         security: [{ bearer: [] }],
         consumes: ['multipart/form-data'],
-        response: { 200: IndexUploadReply, 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 413: ErrorReply },
+        response: { 200: IndexUploadReply, 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: CatalogueLoadBusy, 413: ErrorReply },
       },
     },
     async (request) => {
@@ -94,7 +108,11 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, fil
         maxFileMb: maxUploadMb,
         limitName: 'MAX_UPLOAD_MB',
       });
-      return books.load(upload.fields.name, upload.file);
+      const length = Number(request.headers['content-length']);
+      return books.upload(upload.fields.name, upload.file, {
+        totalBytes: Number.isSafeInteger(length) && length > 0 ? length : null,
+        requestGone: whenClientLeaves(request),
+      });
     },
   );
 };

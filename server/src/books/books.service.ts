@@ -1,16 +1,42 @@
 import type { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import { type Book, type BookQuery, BookResults, type CatalogueBook, type IndexUploadReply } from '../../../contract/books.ts';
 import { notFound } from '../errors.ts';
 import { type Catalogue, type CatalogueQuery, catalogueQuery } from './books.search.ts';
+import { type CatalogueLoads, LoadCancelled, type LoadTracker } from './catalogue-loads.ts';
+import { countCalibreBooks, parseCalibreMetadataDb } from './import/calibre-metadata-db.ts';
 import { readIndexFile } from './import/read-index-file.ts';
 import { type ParsedRecord, unreadable } from './import/parsed-record.ts';
+import { readSpooledUpload, spoolUpload } from './import/spooled-upload.ts';
 
 const REPORTED_ERRORS = 100;
 /** Replies remembered, by their size in bytes. */
 const CACHED_REPLY_BYTES = 32 * 1024 * 1024;
+/**
+ * A library database is read synchronously, and SQLite's writes are too: every so many records a
+ * load lets the event loop turn, so that searches, progress and a cancel get their turn.
+ */
+const RECORDS_PER_TURN = 500;
 
-export function createBooksService({ catalogue, tmpDir, filesServed = false }: { catalogue: Catalogue; tmpDir: string; filesServed?: boolean }) {
+export type UploadOptions = {
+  /** The request's announced size: the bytes bar's end. */
+  totalBytes: number | null;
+  /** Aborts when the client goes away before the file has arrived: the load is cancelled. */
+  requestGone: AbortSignal;
+};
+
+export function createBooksService({
+  catalogue,
+  tmpDir,
+  loads,
+  filesServed = false,
+}: {
+  catalogue: Catalogue;
+  tmpDir: string;
+  loads: CatalogueLoads;
+  filesServed?: boolean;
+}) {
   // The catalogue changes only when a load commits, and its broad searches (a lone common word)
   // cost the most and recur the most: a reply is kept, as the bytes sent, until the catalogue's
   // version changes. Sent again, it costs no query and no serialising.
@@ -63,9 +89,46 @@ export function createBooksService({ catalogue, tmpDir, filesServed = false }: {
       return catalogue.all();
     },
 
-    /** Loads an uploaded index file, whichever kind it is (see `loadRecords`). */
-    load(mode: 'update' | 'replace', file: Readable): Promise<IndexUploadReply> {
-      return loadRecords(mode, readIndexFile(file, tmpDir));
+    /**
+     * An index upload, tracked (issue 18): its file is first received whole into `tmpDir`, its
+     * bytes counted, then read from there, its records counted. A client gone while the file
+     * arrives cancels it; once the file is in, the load goes on without the request (a reload
+     * of the page must not stop it), and only a cancel (`loads.cancel`) stops it.
+     */
+    async upload(mode: 'update' | 'replace', file: Readable, { totalBytes, requestGone }: UploadOptions): Promise<IndexUploadReply> {
+      const tracker = await loads.begin('upload', mode, totalBytes);
+      try {
+        const spooled = await spoolUpload(file, tmpDir, {
+          signal: AbortSignal.any([tracker.signal, requestGone]),
+          received: tracker.received,
+        });
+        try {
+          tracker.phase('reading');
+          const reply = await loadRecords(mode, readIndexFile(readSpooledUpload(spooled, tracker.readFrom), tmpDir), tracker);
+          await tracker.done(reply);
+          return reply;
+        } finally {
+          spooled.remove();
+        }
+      } catch (error) {
+        const cancelled = requestGone.aborted || tracker.signal.aborted;
+        await tracker.ended(cancelled ? new LoadCancelled() : error);
+        throw cancelled ? new LoadCancelled() : error;
+      }
+    },
+
+    /** A Calibre library's `metadata.db` (a snapshot of it), tracked, as a `replace`. */
+    async loadLibrary(metadataDb: string): Promise<IndexUploadReply> {
+      const tracker = await loads.begin('library', 'replace', null);
+      try {
+        tracker.expect(countCalibreBooks(metadataDb));
+        const reply = await loadRecords('replace', parseCalibreMetadataDb(metadataDb), tracker);
+        await tracker.done(reply);
+        return reply;
+      } catch (error) {
+        await tracker.ended(error);
+        throw error;
+      }
     },
 
     loadRecords,
@@ -79,14 +142,19 @@ export function createBooksService({ catalogue, tmpDir, filesServed = false }: {
   async function loadRecords(
     mode: 'update' | 'replace',
     records: AsyncIterable<ParsedRecord> | Iterable<ParsedRecord>,
+    tracker?: LoadTracker,
   ): Promise<IndexUploadReply> {
     return catalogue.load(mode, async (write) => {
       const reply: IndexUploadReply = { total_count: 0, error_count: 0, errors: [] };
       let firstError = '';
       for await (const record of records) {
+        if (tracker?.signal.aborted) throw new LoadCancelled();
         reply.total_count++;
+        tracker?.record('book' in record);
+        if (reply.total_count % RECORDS_PER_TURN === 0) await nextTurn();
         if ('book' in record) {
           await write(record.book);
+          tracker?.wrote();
         } else {
           reply.error_count++;
           firstError ||= `line ${record.line}: ${record.error}`;
@@ -97,6 +165,8 @@ export function createBooksService({ catalogue, tmpDir, filesServed = false }: {
       if (reply.error_count === reply.total_count) {
         throw unreadable(`none of its ${reply.total_count} records is a book (${firstError})`);
       }
+      if (tracker?.signal.aborted) throw new LoadCancelled();
+      tracker?.phase('writing');
       return reply;
     });
   }

@@ -437,8 +437,12 @@ describe.each(testDialects)('books on %s', (dialect) => {
     const catalogue = t.storage.sqliteFile
       ? createSqliteCatalogue(t.storage.db, t.storage.sqliteFile)
       : createPostgresCatalogue(t.storage.db);
-    const service = createBooksService({ catalogue, tmpDir: path.join(path.dirname(t.storage.sqliteFile ?? '/tmp/x'), 'tmp') });
-    const loading = service.load('replace', Readable.from(slowFile()));
+    const { createCatalogueLoads } = await import('./catalogue-loads.ts');
+    const { createLocalLoadSharing } = await import('./catalogue-load-sharing.ts');
+    const { systemClock } = await import('../clock.ts');
+    const loads = createCatalogueLoads({ clock: systemClock, sharing: createLocalLoadSharing() });
+    const service = createBooksService({ catalogue, tmpDir: path.join(path.dirname(t.storage.sqliteFile ?? '/tmp/x'), 'tmp'), loads });
+    const loading = service.upload('replace', Readable.from(slowFile()), { totalBytes: null, requestGone: new AbortController().signal });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await search({ keys: '' })).total).toBe(15);
     expect((await search({ keys: 'miserables' })).total).toBe(1);

@@ -30,9 +30,12 @@ export type Upload<Fields extends Record<string, z.ZodType>> = {
 };
 
 /** An upload's file read to its end, kept as the chunks that arrived rather than copied into one buffer. */
-export async function fileChunks(file: Readable): Promise<Buffer[]> {
+export async function fileChunks(file: Readable, onBytes: (bytes: number) => void = () => {}): Promise<Buffer[]> {
   const chunks: Buffer[] = [];
-  for await (const chunk of file) chunks.push(chunk as Buffer);
+  for await (const chunk of file) {
+    chunks.push(chunk as Buffer);
+    onBytes((chunk as Buffer).length);
+  }
   return chunks;
 }
 

@@ -18,6 +18,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Sign-in calls carry no bearer token, and their 401 means wrong credentials rather than an expired token. */
   anonymous?: boolean;
+  /**
+   * Hears the request body's bytes as they leave (an upload's progress bar). fetch cannot tell
+   * them, so such a request goes by XMLHttpRequest.
+   */
+  onUploadProgress?: (sent: number, total: number) => void;
 }
 
 export interface HttpClient {
@@ -44,6 +49,7 @@ export function createHttpClient({ session, origin = '' }: HttpClientOptions): H
     const headers = new Headers(options.headers);
     if (token !== null) headers.set('authorization', `Bearer ${token}`);
     try {
+      if (options.onUploadProgress) return await sendWithProgress(origin + path, options, headers, options.onUploadProgress);
       return await fetch(origin + path, {
         method: options.method ?? 'GET',
         headers,
@@ -108,6 +114,43 @@ export function createHttpClient({ session, origin = '' }: HttpClientOptions): H
     },
     stream: (path, options = {}) => succeeded(path, options),
   };
+}
+
+/**
+ * The request by XMLHttpRequest, whose upload tells its progress; its reply made a Response, so
+ * that token refresh and reply parsing are the same as fetch's.
+ */
+function sendWithProgress(
+  url: string,
+  options: RequestOptions,
+  headers: Headers,
+  onUploadProgress: (sent: number, total: number) => void,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const signal = options.signal;
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    xhr.open(options.method ?? 'GET', url);
+    const body = requestBody(options.body, headers);
+    headers.forEach((value, name) => xhr.setRequestHeader(name, value));
+    xhr.withCredentials = true;
+    xhr.upload.onprogress = (event) => onUploadProgress(event.loaded, event.lengthComputable ? event.total : 0);
+    xhr.onload = () => {
+      const replyHeaders = new Headers();
+      for (const line of xhr.getAllResponseHeaders().trim().split(/[\r\n]+/)) {
+        const at = line.indexOf(':');
+        if (at > 0) replyHeaders.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+      }
+      resolve(new Response(xhr.status === 204 ? null : xhr.responseText, { status: xhr.status, headers: replyHeaders }));
+    };
+    xhr.onerror = () => reject(new TypeError('The upload failed'));
+    xhr.onabort = () => reject(signal?.reason ?? new DOMException('The upload was cancelled', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send((body ?? null) as XMLHttpRequestBodyInit | null);
+  });
 }
 
 /** fetch sets a FormData's content type itself, with the boundary that only it knows. */

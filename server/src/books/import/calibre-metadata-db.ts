@@ -82,3 +82,17 @@ export function* parseCalibreMetadataDb(file: string): Generator<ParsedRecord> {
     db.close();
   }
 }
+
+/** How many books a library database holds, counted before a load reads them; null when it cannot be read (the load then says why). */
+export function countCalibreBooks(file: string): number | null {
+  try {
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      return (db.prepare('select count(*) as count from books').get() as { count: number }).count;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}

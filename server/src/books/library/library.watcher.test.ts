@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BookResults } from '../../../../contract/books.ts';
+import { BookResults, CurrentCatalogueLoad } from '../../../../contract/books.ts';
 import { HealthReply, type LibraryStatus } from '../../../../contract/health.ts';
+import { heldUpload } from '../../test/held-upload.ts';
 import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../../test/test-app.ts';
 
 const FIXTURE_LIBRARY = path.join(import.meta.dirname, '../fixtures/library');
@@ -16,6 +17,7 @@ describe.each(testDialects)('the Calibre library folder on %s', (dialect) => {
   const library = path.join(work, 'Calibre Library');
   let t: TestApp;
   let reader: string;
+  let admin: string;
 
   /** Calibre's own command line on the copy, as a user (or Calibre's window) changes a library. */
   const calibredb = (...args: string[]) =>
@@ -57,8 +59,9 @@ describe.each(testDialects)('the Calibre library folder on %s', (dialect) => {
 
   beforeAll(async () => {
     fs.cpSync(FIXTURE_LIBRARY, library, { recursive: true });
-    t = await testAppOn(dialect, { env: { CALIBRE_LIBRARY: library } });
+    t = await testAppOn(dialect, { env: { CALIBRE_LIBRARY: library, ALLOW_SIGNUP: 'true' } });
     await t.app.ready();
+    admin = (await registerUser(t.app)).idToken;
     reader = (await registerUser(t.app)).idToken;
   });
   afterAll(async () => {
@@ -94,6 +97,7 @@ describe.each(testDialects)('the Calibre library folder on %s', (dialect) => {
       answering = false;
       await searching;
     }
+    // A replace from the library: the uploaded books go with it.
     expect(after.last_load).toMatchObject({ status: 'ok', count: 6 });
     expect([...totals].every((total) => total === 5 || total === 6), [...totals].join()).toBe(true);
     expect((await search('978-3-10-038203-0')).books.map((book) => book.title)).toEqual(['Der Prozeß']);
@@ -129,5 +133,37 @@ describe.each(testDialects)('the Calibre library folder on %s', (dialect) => {
     fs.writeFileSync(metadataDb, good);
     const again = await healthWhen((status) => loadedAfter(failed)(status) && status.last_load?.status === 'ok');
     expect(again.last_load).toMatchObject({ status: 'ok', count: 6, error: null });
+  }, 60_000);
+
+  it('tells its loads’ progress, counted first; a change during an upload waits for the upload, then loads', async () => {
+    const before = await settledStatus();
+    const current = async () =>
+      CurrentCatalogueLoad.parse((await t.app.inject({ url: '/api/books/index/current', headers: bearer(reader) })).json()).load;
+    const count = before.last_load!.count;
+    expect(await current()).toMatchObject({ kind: 'library', mode: 'replace', phase: 'done', read: count, written: count, errors: 0, estimated_total: count });
+
+    const port = Number(new URL(await t.app.listen({ port: 0, host: '127.0.0.1' })).port);
+    const books = Array.from({ length: 200 }, (_, i) => ({ id: `up-${i}`, title: `Uploaded meanwhile ${i}` }));
+    const upload = heldUpload(port, admin, Buffer.from(JSON.stringify(books)), 'update');
+    const waitFor = async (done: (load: Awaited<ReturnType<typeof current>>) => boolean) => {
+      for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((resolve) => setTimeout(resolve, 50))) {
+        const load = await current();
+        if (done(load)) return load;
+      }
+      throw new Error('the load never got there');
+    };
+    const uploading = await waitFor((load) => load?.kind === 'upload' && load.phase === 'receiving');
+    await calibredb('set_metadata', '3', '--field', 'tags:Waited');
+    // Longer than the watcher's debounce: the library's load has come, found the upload, and waits.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await current()).toMatchObject({ id: uploading!.id, phase: 'receiving' });
+    expect((await health()).last_load!.at).toBe(before.last_load!.at);
+
+    upload.finish();
+    expect((await upload.reply).status).toBe(200);
+    const after = await healthWhen(loadedAfter(before));
+    // A replace from the library: the uploaded books go with it.
+    expect(after.last_load).toMatchObject({ status: 'ok', count });
+    expect((await search('Waited')).books.map((book) => book.id)).toEqual(['3']);
   }, 60_000);
 });

@@ -4,8 +4,9 @@ import type { LibraryLoad, LibraryStatus } from '../../../../contract/health.ts'
 import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import type { Job } from '../../services.ts';
+import { AppError } from '../../errors.ts';
 import type { BooksService } from '../books.service.ts';
-import { parseCalibreMetadataDb } from '../import/calibre-metadata-db.ts';
+import type { CatalogueLoads } from '../catalogue-loads.ts';
 import { isBusy, withMetadataDbSnapshot } from './library.snapshot.ts';
 
 export const METADATA_DB = 'metadata.db';
@@ -23,7 +24,9 @@ const BUSY_TRIES = 10;
 export type LibraryWatcherOptions = {
   /** The library folder, the one holding `metadata.db`. */
   folder: string;
-  books: Pick<BooksService, 'loadRecords'>;
+  books: Pick<BooksService, 'loadLibrary'>;
+  /** An upload running when the library changes: the library's load waits for it, then goes. */
+  loads: Pick<CatalogueLoads, 'whenIdle'>;
   tmpDir: string;
   clock: Clock;
   log: Logger;
@@ -36,7 +39,7 @@ export type LibraryWatcherOptions = {
  * in one transaction, so searches answer from the old catalogue until it commits, and a load that
  * fails leaves it as it was. One load at a time; a change during a load causes one more load after it.
  */
-export function createLibraryWatcher({ folder, books, tmpDir, clock, log, debounceMs = LIBRARY_DEBOUNCE_MS }: LibraryWatcherOptions) {
+export function createLibraryWatcher({ folder, books, loads, tmpDir, clock, log, debounceMs = LIBRARY_DEBOUNCE_MS }: LibraryWatcherOptions) {
   const metadataDb = path.join(folder, METADATA_DB);
   let watcher: fs.FSWatcher | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -77,7 +80,7 @@ export function createLibraryWatcher({ folder, books, tmpDir, clock, log, deboun
   async function loadOnce() {
     const started = performance.now();
     try {
-      const reply = await withMetadataDbSnapshot(metadataDb, tmpDir, (copy) => books.loadRecords('replace', parseCalibreMetadataDb(copy)));
+      const reply = await withMetadataDbSnapshot(metadataDb, tmpDir, (copy) => books.loadLibrary(copy));
       busyTries = 0;
       const count = reply.total_count - reply.error_count;
       finished({ status: 'ok', count, error_count: reply.error_count, error: null });
@@ -86,6 +89,13 @@ export function createLibraryWatcher({ folder, books, tmpDir, clock, log, deboun
         'Calibre library loaded',
       );
     } catch (error) {
+      // Another load runs (an upload, or a load on another instance): this one goes after it.
+      if (error instanceof AppError && error.statusCode === 409) {
+        log.info({ library: folder }, 'Calibre library changed during another catalogue load; loading it afterwards');
+        await loads.whenIdle();
+        again = true;
+        return;
+      }
       // Calibre is writing: not a failure yet, the library is read again once it is done.
       if (isBusy(error) && ++busyTries < BUSY_TRIES) {
         log.warn({ library: folder, tries: busyTries }, 'Calibre library is busy; reading it again shortly');

@@ -1,9 +1,17 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import type { BookmarkImportReply } from '../../../../contract/bookmarks.ts';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import type { BookmarkImportProgress, BookmarkImportReply } from '../../../../contract/bookmarks.ts';
 import { errorMessage } from '../../api/api-error.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
-import { exportBookmarks, importBookmarks } from './bookmarks.api.ts';
+import { megabytes, percent } from '../../lib/progress.ts';
+import { bookmarkImportProgress, exportBookmarks, importBookmarks } from './bookmarks.api.ts';
+
+/** How often the server's counts are asked for while it reads the file. */
+const PROGRESS_POLL_MS = 500;
+
+/** Issue 18: the bytes sent, then, while the server reads, the importer's counts. */
+type ImportPhase = { sending: { sent: number; total: number } } | { reading: BookmarkImportProgress | null };
 
 /** Import of a browser's bookmarks file and export to one (issue 4), above the list. */
 export function BookmarkFileButtons({ onImported }: { onImported: () => Promise<void> }) {
@@ -11,16 +19,39 @@ export function BookmarkFileButtons({ onImported }: { onImported: () => Promise<
   const picker = useRef<HTMLInputElement>(null);
   const [result, setResult] = useState<{ reply: BookmarkImportReply } | { error: string } | null>(null);
   const [working, setWorking] = useState(false);
+  const [phase, setPhase] = useState<ImportPhase | null>(null);
+  const serverReads = phase !== null && 'reading' in phase;
+
+  // Polled, not streamed: only the importing page asks, and only while the server reads its file.
+  useEffect(() => {
+    if (!serverReads) return;
+    const stop = new AbortController();
+    const timer = setInterval(() => {
+      bookmarkImportProgress(client, stop.signal).then(
+        (progress) => !stop.signal.aborted && setPhase((now) => (now !== null && 'reading' in now ? { reading: progress } : now)),
+        () => {},
+      );
+    }, PROGRESS_POLL_MS);
+    return () => {
+      clearInterval(timer);
+      stop.abort();
+    };
+  }, [client, serverReads]);
 
   async function upload(file: File) {
     setWorking(true);
+    setPhase({ sending: { sent: 0, total: file.size } });
     try {
-      setResult({ reply: await importBookmarks(client, file) });
+      const reply = await importBookmarks(client, file, (sent, total) =>
+        setPhase(sent < total ? { sending: { sent, total } } : { reading: null }),
+      );
+      setResult({ reply });
       await onImported();
     } catch (error) {
       setResult({ error: `import failed: ${errorMessage(error)}` });
     } finally {
       setWorking(false);
+      setPhase(null);
       if (picker.current) picker.current.value = '';
     }
   }
@@ -60,6 +91,7 @@ export function BookmarkFileButtons({ onImported }: { onImported: () => Promise<
           Export bookmarks file
         </Button>
       </div>
+      {phase !== null && <ImportProgress phase={phase} />}
       {result !== null && 'reply' in result && (
         <p className="small text-success mt-2 mb-0 import-result">
           {`imported: ${result.reply.imported}, skipped: ${result.reply.skipped}, errors: ${result.reply.errors.length}` +
@@ -79,5 +111,26 @@ export function BookmarkFileButtons({ onImported }: { onImported: () => Promise<
       )}
       {result !== null && 'error' in result && <p className="small text-danger mt-2 mb-0">{result.error}</p>}
     </div>
+  );
+}
+
+function ImportProgress({ phase }: { phase: ImportPhase }) {
+  if ('sending' in phase) {
+    const { sent, total } = phase.sending;
+    return (
+      <div className="mt-2" id="bookmark-import-progress">
+        <ProgressBar now={percent(sent, total)} aria-label="bytes sent" className="mb-1" />
+        <p className="small mb-0" role="status">{`sending: ${megabytes(sent)} of ${megabytes(total)}`}</p>
+      </div>
+    );
+  }
+  const progress = phase.reading;
+  return (
+    <p className="small mt-2 mb-0" role="status" id="bookmark-import-progress">
+      {progress === null || progress.phase === 'receiving'
+        ? 'the server is reading the file…'
+        : `reading: ${progress.read.toLocaleString('en')} entries, ${progress.imported.toLocaleString('en')} imported, ` +
+          `${progress.skipped.toLocaleString('en')} skipped, ${progress.errors.toLocaleString('en')} errors`}
+    </p>
   );
 }

@@ -3,8 +3,10 @@ import {
   type BookmarkBulkAction,
   BookmarkBulkReply,
   type BookmarkDraft,
+  type BookmarkImportProgress,
   BookmarkImportReply,
   BookmarkLookup,
+  CurrentBookmarkImport,
   BookmarkPage,
   BookmarkPreview,
   type BookmarkQuerySpec,
@@ -71,10 +73,19 @@ export function searchBookmarks(
   return client.json(`/api/bookmarks/query?${query}`, BookmarkSearchResult, { method: 'POST', body: spec, signal });
 }
 
-export function importBookmarks(client: HttpClient, file: File): Promise<BookmarkImportReply> {
+export function importBookmarks(
+  client: HttpClient,
+  file: File,
+  onUploadProgress?: (sent: number, total: number) => void,
+): Promise<BookmarkImportReply> {
   const form = new FormData();
   form.append('file', file, file.name);
-  return client.json('/bookmarks/import', BookmarkImportReply, { method: 'POST', body: form });
+  return client.json('/bookmarks/import', BookmarkImportReply, { method: 'POST', body: form, ...(onUploadProgress ? { onUploadProgress } : {}) });
+}
+
+/** The user's import as the server tells it: polled while the server reads the file (issue 18). */
+export async function bookmarkImportProgress(client: HttpClient, signal?: AbortSignal): Promise<BookmarkImportProgress | null> {
+  return (await client.json('/bookmarks/import/progress', CurrentBookmarkImport, { signal })).import;
 }
 
 /** The export as a file the browser saves; fetched with the bearer token, which a plain link cannot send. */

@@ -14,6 +14,7 @@ import {
 } from './books.slice.ts';
 import { IndexUploadSection, useIndexUpload } from './index-upload.tsx';
 import { SearchFieldsSelect } from './search-fields-select.tsx';
+import type { CatalogueLoadState } from './use-catalogue-load.ts';
 
 interface AdvancedSearchModalProps {
   show: boolean;
@@ -22,11 +23,13 @@ interface AdvancedSearchModalProps {
   admin: boolean;
   /** An index upload went through: the list shown is of the catalogue before it. */
   onCatalogueLoaded: () => void;
+  /** The catalogue's load as it goes (the page follows it). */
+  catalogueLoad: CatalogueLoadState;
 }
 
 /** Spec §2 Advanced Search Settings: the settings apply to the next search. */
-export function AdvancedSearchModal({ show, onHide, admin, onCatalogueLoaded }: AdvancedSearchModalProps) {
-  const upload = useIndexUpload(onCatalogueLoaded);
+export function AdvancedSearchModal({ show, onHide, admin, onCatalogueLoaded, catalogueLoad }: AdvancedSearchModalProps) {
+  const upload = useIndexUpload(onCatalogueLoaded, catalogueLoad);
   return (
     <Modal show={show} onHide={onHide} aria-labelledby="advanced-search-title">
       <Modal.Header>
@@ -34,10 +37,10 @@ export function AdvancedSearchModal({ show, onHide, admin, onCatalogueLoaded }: 
       </Modal.Header>
       <Modal.Body>
         <SearchSettings />
-        {admin && <IndexUploadSection upload={upload} />}
+        {admin && <IndexUploadSection upload={upload} catalogueLoad={catalogueLoad} />}
       </Modal.Body>
       <Modal.Footer>
-        {upload.file !== null && (
+        {admin && upload.cancellable && (
           <Button variant="outline-secondary" onClick={upload.cancel}>
             Cancel Upload
           </Button>

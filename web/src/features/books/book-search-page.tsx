@@ -8,6 +8,8 @@ import { useApiClient } from '../../api/api-client-context.ts';
 import { useRequest } from '../../lib/use-request.ts';
 import { selectIsAdmin } from '../auth/auth.slice.ts';
 import { BookList } from './book-list.tsx';
+import { CatalogueLoadBar } from './catalogue-load-bar.tsx';
+import { useCatalogueLoad } from './use-catalogue-load.ts';
 import { searchText } from './book-search-settings.ts';
 import { booksCleared, selectBookSearch, useBooksDispatch } from './books.slice.ts';
 import { loadMoreBooks, searchAgain, searchAnew, searchWithoutField, searchWithoutFormat } from './books.thunks.ts';
@@ -27,6 +29,7 @@ export function BookSearchPage() {
   const [settingsOpened, setSettingsOpened] = useState(false);
   // A new search or a clear makes the reply under way moot, so they cancel it.
   const { busy, run, cancel } = useRequest();
+  const catalogueLoad = useCatalogueLoad(searchAfterLoad);
 
   // A visit that finds no search answered (the first, or one after Clear List) lists the newest
   // books, the catalogue by last update, rather than '0 books found'. A search kept from before
@@ -56,13 +59,16 @@ export function BookSearchPage() {
 
   const remaining = search.total - search.books.length;
   const loadMore = () => void run((signal) => dispatch(loadMoreBooks(client, signal)));
-  const searchAfterLoad = () => void run((signal) => dispatch(searchAgain(client, signal)));
+  function searchAfterLoad() {
+    void run((signal) => dispatch(searchAgain(client, signal)));
+  }
   const removeFormat = () => void run((signal) => dispatch(searchWithoutFormat(client, signal)));
   const removeField = (field: string) => void run((signal) => dispatch(searchWithoutField(client, field, signal)));
 
   return (
     <section id="book-search">
       <h1 className="h4 mb-3">Books</h1>
+      <CatalogueLoadBar load={catalogueLoad.load} />
       <div className="d-flex flex-wrap gap-2 align-items-start mb-3">
         <Form role="search" onSubmit={submit} className="flex-grow-1">
           <InputGroup>
@@ -132,6 +138,7 @@ export function BookSearchPage() {
             onHide={() => setSettingsShown(false)}
             admin={admin}
             onCatalogueLoaded={searchAfterLoad}
+            catalogueLoad={catalogueLoad}
           />
         </Suspense>
       )}

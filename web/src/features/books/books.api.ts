@@ -16,10 +16,15 @@ export function fetchBook(client: HttpClient, id: string, signal?: AbortSignal):
 }
 
 /** Adds and updates books from an index file (`name=update` upserts by id; DESIGN §4 Index file). */
-export function uploadIndex(client: HttpClient, file: File, signal?: AbortSignal): Promise<IndexUploadReply> {
+export function uploadIndex(
+  client: HttpClient,
+  file: File,
+  signal?: AbortSignal,
+  onUploadProgress?: (sent: number, total: number) => void,
+): Promise<IndexUploadReply> {
   const form = new FormData();
   // The server reads the fields in order, so the mode goes before the file.
   form.append('name', 'update');
   form.append('file', file, file.name);
-  return client.json('/api/books/index', IndexUploadReply, { method: 'POST', body: form, signal });
+  return client.json('/api/books/index', IndexUploadReply, { method: 'POST', body: form, signal, ...(onUploadProgress ? { onUploadProgress } : {}) });
 }

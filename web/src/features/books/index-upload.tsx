@@ -2,41 +2,58 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
+import ProgressBar from 'react-bootstrap/ProgressBar';
 import Spinner from 'react-bootstrap/Spinner';
-import type { IndexUploadReply } from '../../../../contract/books.ts';
+import type { CatalogueLoad, IndexUploadReply } from '../../../../contract/books.ts';
 import { errorMessage } from '../../api/api-error.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
 import { useRequest } from '../../lib/use-request.ts';
 import { uploadIndex } from './books.api.ts';
+import { cancelCatalogueLoad } from './catalogue-load.api.ts';
+import { megabytes, percent } from '../../lib/progress.ts';
+import { isLoadRunning, serverPhaseText, timeLeftText } from './catalogue-load-text.ts';
+import type { CatalogueLoadState } from './use-catalogue-load.ts';
 import { formatDateTime } from '../../lib/format-date.ts';
 
 export type UploadStatus =
   | { state: 'idle' }
-  | { state: 'uploading' }
+  /** The file's bytes leaving the browser. */
+  | { state: 'sending'; sent: number; total: number }
+  /** All sent: the server reads and writes (its progress comes by the loads' stream). */
+  | { state: 'loading' }
   | { state: 'done'; reply: IndexUploadReply }
-  | { state: 'failed'; message: string };
+  | { state: 'failed'; message: string }
+  | { state: 'cancelled' };
 
 export interface IndexUpload {
   file: File | null;
   status: UploadStatus;
   /** Changes whenever the chosen file is dropped, so that the file input is made afresh and empty. */
   inputKey: number;
+  /** A file is chosen, or an upload runs (this page's, or one seen after a reload): 'Cancel Upload' is offered. */
+  cancellable: boolean;
   choose(file: File | null): void;
-  /** 'Cancel Upload': forgets the file, and stops its upload if one is under way. */
+  /** 'Cancel Upload': forgets the file, and stops its upload at either phase if one is under way. */
   cancel(): void;
   upload(): Promise<void>;
 }
+
+export const CANCELLED_TEXT = 'Upload cancelled: the catalogue is as it was.';
+
+/** An upload that runs now, whoever's: the one Cancel Upload stops. */
+export const runningUpload = (load: CatalogueLoad | null) => (load && load.kind === 'upload' && isLoadRunning(load) ? load : null);
 
 /**
  * The index upload's state lives with the modal, which outlives the dialog's body between openings.
  * `onLoaded` hears each upload that went through, so that the list can show the catalogue as it is now.
  */
-export function useIndexUpload(onLoaded: () => void): IndexUpload {
+export function useIndexUpload(onLoaded: () => void, catalogueLoad: CatalogueLoadState): IndexUpload {
   const client = useApiClient();
   const [file, setFile] = useState<File | null>(null);
   const [status, setStatus] = useState<UploadStatus>({ state: 'idle' });
   const [inputKey, setInputKey] = useState(0);
   const { run, cancel: stopUpload } = useRequest();
+  const running = runningUpload(catalogueLoad.load);
 
   function choose(chosen: File | null) {
     stopUpload();
@@ -45,16 +62,25 @@ export function useIndexUpload(onLoaded: () => void): IndexUpload {
   }
 
   function cancel() {
+    const underWay = running !== null || status.state === 'sending' || status.state === 'loading';
+    // Once the file is in, the load goes on without its request (a reload must not stop it): it is cancelled by name.
+    if (running) {
+      cancelCatalogueLoad(client, running.id).catch((error: unknown) => console.warn('The load could not be cancelled', error));
+    }
     choose(null);
     setInputKey((key) => key + 1);
+    if (underWay) setStatus({ state: 'cancelled' });
   }
 
   async function upload() {
     if (file === null) return;
-    setStatus({ state: 'uploading' });
+    setStatus({ state: 'sending', sent: 0, total: file.size });
     await run(async (signal) => {
       try {
-        const reply = await uploadIndex(client, file, signal);
+        const reply = await uploadIndex(client, file, signal, (sent, total) => {
+          if (signal.aborted) return;
+          setStatus(sent < total ? { state: 'sending', sent, total } : { state: 'loading' });
+        });
         if (signal.aborted) return;
         setStatus({ state: 'done', reply });
         onLoaded();
@@ -64,12 +90,13 @@ export function useIndexUpload(onLoaded: () => void): IndexUpload {
     });
   }
 
-  return { file, status, inputKey, choose, cancel, upload };
+  return { file, status, inputKey, cancellable: file !== null || running !== null, choose, cancel, upload };
 }
 
 /** Spec §2 Index upload: a file picker with an upload button, the file's details, then the result. */
-export function IndexUploadSection({ upload }: { upload: IndexUpload }) {
+export function IndexUploadSection({ upload, catalogueLoad }: { upload: IndexUpload; catalogueLoad: CatalogueLoadState }) {
   const { file, status } = upload;
+  const busy = status.state === 'sending' || status.state === 'loading';
   return (
     <section aria-labelledby="index-upload-title" className="border-top pt-3 mt-3">
       <h3 id="index-upload-title" className="h6">
@@ -86,13 +113,14 @@ export function IndexUploadSection({ upload }: { upload: IndexUpload }) {
           <Button
             variant="outline-primary"
             onClick={() => void upload.upload()}
-            disabled={file === null || status.state === 'uploading'}
+            disabled={file === null || busy}
           >
             Upload
           </Button>
         </InputGroup>
       </Form.Group>
       {file !== null && <FileDetails file={file} />}
+      <UploadProgress status={status} catalogueLoad={catalogueLoad} />
       <UploadResult status={status} />
     </section>
   );
@@ -113,15 +141,52 @@ function FileDetails({ file }: { file: File }) {
   );
 }
 
+/**
+ * Issue 18: the bytes sent, then the server's own counts as it reads and writes, with the time left
+ * once the rate is steady. A running upload seen after a reload shows its server phase too.
+ */
+function UploadProgress({ status, catalogueLoad }: { status: UploadStatus; catalogueLoad: CatalogueLoadState }) {
+  if (status.state === 'sending') {
+    return (
+      <div id="index-upload-progress" className="mb-2">
+        <ProgressBar now={percent(status.sent, status.total)} aria-label="bytes sent" className="mb-1" />
+        <p className="small mb-0" role="status">{`sending: ${megabytes(status.sent)} of ${megabytes(status.total)}`}</p>
+      </div>
+    );
+  }
+  const load = runningUpload(catalogueLoad.load);
+  if (status.state !== 'loading' && load === null) return null;
+  if (load === null || load.phase === 'receiving') {
+    return (
+      <p className="small mb-2" role="status" id="index-upload-progress">
+        <Spinner animation="border" size="sm" className="me-2" aria-hidden="true" />
+        the server is reading the file…
+      </p>
+    );
+  }
+  const left = catalogueLoad.timeLeftMs;
+  return (
+    <div id="index-upload-progress" className="mb-2">
+      <ProgressBar now={percent(load.read, load.estimated_total)} variant="info" aria-label="records read" className="mb-1" />
+      <p className="small mb-0" role="status">
+        {serverPhaseText(load)}
+        {left !== null && `, ${timeLeftText(left)}`}
+      </p>
+    </div>
+  );
+}
+
 function UploadResult({ status }: { status: UploadStatus }) {
   switch (status.state) {
     case 'idle':
+    case 'sending':
+    case 'loading':
       return null;
-    case 'uploading':
+    case 'cancelled':
       return (
-        <Spinner animation="border" size="sm" role="status">
-          <span className="visually-hidden">Uploading…</span>
-        </Spinner>
+        <p className="text-secondary mb-0" role="status" id="index-upload-result">
+          {CANCELLED_TEXT}
+        </p>
       );
     case 'failed':
       return (
