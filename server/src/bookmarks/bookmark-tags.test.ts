@@ -101,7 +101,7 @@ describe.each(testDialects)('tags and totals on %s', (dialect) => {
       expect((await migrator.migrateTo('0009-task-completions')).error).toBeUndefined();
       await old.db
         .insertInto('users')
-        .values({ id: 'u1', email: 'u1@example.org', display_name: 'U', photo: null, password_hash: null, timezone: null, is_admin: 0, created_at: 0, updated_at: 0, disabled_at: null, password_change_required: 0 })
+        .values({ id: 'u1', email: 'u1@example.org', display_name: 'U', photo: null, password_hash: null, timezone: null, is_admin: 0, created_at: 0, updated_at: 0 } as never)
         .execute();
       const stored = [
         { id: 1, tags: ['News', 'a'], create_date: 1000 },
