@@ -1,16 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ChangePasswordBody } from '../../../contract/account.ts';
+import { z } from 'zod';
+import { ChangePasswordBody, DeleteAccountBody } from '../../../contract/account.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { EndedSessions } from '../../../contract/sessions.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { LoginLimiter } from '../auth/login-limiter.ts';
+import { clearRefreshCookie } from '../auth/refresh-cookie.ts';
 import { AppError } from '../errors.ts';
+import type { AccountsService } from './accounts.service.ts';
 
-type Options = { auth: AuthService; logins: LoginLimiter };
+type Options = { auth: AuthService; accounts: AccountsService; logins: LoginLimiter };
 
-/** The signed-in user's own account (issue 14): its password; registered behind requireUser. */
-export const accountRoutes: FastifyPluginAsync<Options> = async (app, { auth, logins }) => {
+/** The signed-in user's own account (issue 14): its password, its deletion; registered behind requireUser. */
+export const accountRoutes: FastifyPluginAsync<Options> = async (app, { auth, accounts, logins }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const security = [{ bearer: [] }];
 
@@ -38,6 +41,25 @@ export const accountRoutes: FastifyPluginAsync<Options> = async (app, { auth, lo
         if (error instanceof AppError && error.statusCode === 403) await logins.recordFailure(request.ip, email);
         throw error;
       }
+    },
+  );
+
+  routes.delete(
+    '/api/users/me',
+    {
+      schema: {
+        tags: ['users'],
+        summary:
+          'Delete my account with my bookmarks, tasks, pending notices, sessions and every credential, once its e-mail is typed again (`email`, in any case); every token stops at once. 409 for the last administrator',
+        security,
+        body: DeleteAccountBody,
+        response: { 204: z.null(), 400: ErrorReply, 401: ErrorReply, 409: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      await accounts.deleteOwnAccount(request.user.uid, request.body.email);
+      clearRefreshCookie(reply);
+      return reply.code(204).send();
     },
   );
 };

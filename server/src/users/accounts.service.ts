@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { DELETE_EMAIL_MISMATCH } from '../../../contract/account.ts';
 import type { DisabledAccounts } from '../auth/disabled-accounts.ts';
 import type { SessionRevocations } from '../auth/session-revocations.ts';
 import { createSessionsStore } from '../auth/sessions.store.ts';
@@ -219,6 +220,13 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails, rev
       });
       await disabled.announce(userId, 'deleted');
       await events.publish(userId);
+    },
+
+    /** The profile's "delete my account": only once its owner has typed the account's e-mail again. */
+    async deleteOwnAccount(userId: string, typedEmail: string): Promise<void> {
+      const user = await findUser(db, userId);
+      if (typedEmail !== user.email) throw new AppError(400, DELETE_EMAIL_MISMATCH);
+      await this.deleteAccount(userId);
     },
   };
 }
