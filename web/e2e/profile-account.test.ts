@@ -112,3 +112,33 @@ describe('changing the password, end to end', () => {
     }
   });
 });
+
+describe('deleting one’s account, end to end', () => {
+  it('asks for the e-mail, deletes the account with its data, and lands on the login page, signed out', async () => {
+    // The installation's first account administers it and could not go; this test deletes another.
+    await newAccount();
+    const account = await newAccount();
+    expect((await account.api('/bookmarks/', 'POST', { title: 'Kept nowhere', link: 'https://example.org/gone' })).status).toBe(200);
+    const { context, page, problems } = await signedInBrowser(account);
+    try {
+      await page.goto('/profile');
+      await page.locator('#profile-delete').getByRole('button', { name: 'Delete my account…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete my account' });
+      const confirm = dialog.getByRole('button', { name: 'Delete my account' });
+      await dialog.getByLabel('Your e-mail').fill('someone@example.org');
+      expect(await confirm.isDisabled()).toBe(true);
+      await dialog.getByLabel('Your e-mail').fill(` ${account.email.toUpperCase()}`);
+      await confirm.click();
+      await page.waitForURL((url) => url.pathname === '/login');
+
+      expect((await account.api('/bookmarks/')).status).toBe(401);
+      await page.goto('/profile');
+      await page.waitForURL((url) => url.pathname === '/login');
+      await submitLogin(page, account);
+      await expect.poll(() => page.getByRole('alert').innerText()).toBe('Wrong e-mail or password');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

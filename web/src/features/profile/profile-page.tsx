@@ -4,6 +4,7 @@ import { selectAuth } from '../auth/auth.slice.ts';
 import { ApiTokensSection } from './api-tokens-section.tsx';
 import { AppPasswordsSection } from './app-passwords-section.tsx';
 import { CalendarSection } from './calendar-section.tsx';
+import { DeleteAccountSection } from './delete-account-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
 import { TimezoneSelect } from './timezone-select.tsx';
@@ -50,6 +51,7 @@ export function ProfilePage() {
       <SessionsSection version={sessionsVersion} />
       <ApiTokensSection />
       <AppPasswordsSection />
+      <DeleteAccountSection email={auth.email} />
     </section>
   );
 }
