@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TasksExport } from '../../contract/tasks.ts';
 import { launchBrowser } from './browser.ts';
 import { apiAs, createAccount, signIn, submitLogin, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
@@ -114,14 +116,27 @@ describe('changing the password, end to end', () => {
 });
 
 describe('deleting one’s account, end to end', () => {
-  it('asks for the e-mail, deletes the account with its data, and lands on the login page, signed out', async () => {
+  it('saves the bookmarks and tasks, asks for the e-mail, deletes the account with its data, and lands on the login page, signed out', async () => {
     // The installation's first account administers it and could not go; this test deletes another.
     await newAccount();
     const account = await newAccount();
     expect((await account.api('/bookmarks/', 'POST', { title: 'Kept nowhere', link: 'https://example.org/gone' })).status).toBe(200);
+    expect((await account.api('/schedule/', 'POST', { name: 'Kept nowhere either', first_schedule_time: '2030-01-01T08:00Z' })).status).toBe(200);
     const { context, page, problems } = await signedInBrowser(account);
     try {
       await page.goto('/profile');
+      const exports = page.getByRole('group', { name: 'Export my data first' });
+      const saved = async (button: string) => {
+        const [download] = await Promise.all([page.waitForEvent('download'), exports.getByRole('button', { name: button }).click()]);
+        return { name: download.suggestedFilename(), text: (await readFile((await download.path())!)).toString() };
+      };
+      const bookmarksFile = await saved('Bookmarks (browser file)');
+      expect(bookmarksFile.name).toBe('bookmarks.html');
+      expect(bookmarksFile.text).toContain('<A HREF="https://example.org/gone"');
+      const tasksFile = await saved('Tasks (JSON)');
+      expect(tasksFile.name).toBe('tasks.json');
+      expect(TasksExport.parse(JSON.parse(tasksFile.text)).tasks.map((task) => task.name)).toEqual(['Kept nowhere either']);
+
       await page.locator('#profile-delete').getByRole('button', { name: 'Delete my account…' }).click();
       const dialog = page.getByRole('dialog', { name: 'Delete my account' });
       const confirm = dialog.getByRole('button', { name: 'Delete my account' });

@@ -69,7 +69,7 @@ export const accountRoutes: FastifyPluginAsync<Options> = async (app, { auth, ac
     async (request, reply) => {
       await accounts.deleteOwnAccount(request.user.uid, request.body.email);
       clearRefreshCookie(reply);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 

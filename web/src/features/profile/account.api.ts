@@ -1,6 +1,7 @@
 import type { ChangePasswordBody, DeleteAccountBody } from '../../../../contract/account.ts';
 import { EndedSessions } from '../../../../contract/sessions.ts';
 import type { HttpClient } from '../../api/http-client.ts';
+import { saveDownload } from '../../lib/save-download.ts';
 
 /** Sets a new password; every other session is signed out. */
 export function changePassword(client: HttpClient, body: ChangePasswordBody): Promise<EndedSessions> {
@@ -11,3 +12,9 @@ export function changePassword(client: HttpClient, body: ChangePasswordBody): Pr
 export function deleteMyAccount(client: HttpClient, body: DeleteAccountBody): Promise<void> {
   return client.empty('/api/users/me', { method: 'DELETE', body });
 }
+
+/** Saves the account's bookmarks as a browser bookmarks file. */
+export const saveBookmarksExport = (client: HttpClient) => saveDownload(client, '/api/users/me/export/bookmarks', 'bookmarks.html');
+
+/** Saves the account's tasks, with their completion history, as JSON. */
+export const saveTasksExport = (client: HttpClient) => saveDownload(client, '/api/users/me/export/tasks', 'tasks.json');

@@ -7,9 +7,11 @@ import { useDispatch } from 'react-redux';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../api/api-error.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
+import type { HttpClient } from '../../api/http-client.ts';
+import { OperationError } from '../../components/operation-error.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { signedOut } from '../auth/auth.slice.ts';
-import { deleteMyAccount } from './account.api.ts';
+import { deleteMyAccount, saveBookmarksExport, saveTasksExport } from './account.api.ts';
 
 const typedAs = (text: string) => text.trim().toLowerCase();
 
@@ -23,11 +25,40 @@ export function DeleteAccountSection({ email }: { email: string }) {
     <section id="profile-delete" className="mt-4 border border-danger rounded p-3">
       <h2 className="h5 text-danger">Delete my account</h2>
       <p>Deletes your account with your bookmarks, tasks, pending notices and sessions. This cannot be undone.</p>
+      <ExportButtons />
       <Button variant="outline-danger" onClick={() => setAsking(true)}>
         Delete my account…
       </Button>
       {asking && <DeleteAccountDialog email={email} onCancel={() => setAsking(false)} />}
     </section>
+  );
+}
+
+/** "Export my data first": the bookmarks as a browser file, the tasks as JSON. */
+function ExportButtons() {
+  const client = useApiClient();
+  const [error, setError] = useState<string | null>(null);
+  const save = async (what: string, download: (client: HttpClient) => Promise<void>) => {
+    setError(null);
+    try {
+      await download(client);
+    } catch (failure) {
+      setError(`${what} export failed: ${errorMessage(failure)}`);
+    }
+  };
+  return (
+    <div className="mb-3" role="group" aria-label="Export my data first">
+      <p className="mb-2">Export my data first:</p>
+      <div className="d-flex flex-wrap gap-2">
+        <Button variant="outline-secondary" size="sm" onClick={() => void save('Bookmarks', saveBookmarksExport)}>
+          Bookmarks (browser file)
+        </Button>
+        <Button variant="outline-secondary" size="sm" onClick={() => void save('Tasks', saveTasksExport)}>
+          Tasks (JSON)
+        </Button>
+      </div>
+      <OperationError message={error} />
+    </div>
   );
 }
 
