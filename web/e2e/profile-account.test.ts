@@ -8,7 +8,7 @@ import { type RunningServer, startServer } from './server.ts';
 
 const PASSWORD = 'a long enough password';
 /** A refused call is logged by the browser as a failed resource; the pages report such refusals on purpose. */
-const REFUSALS = [/status of 40[013]/];
+const REFUSALS = [/status of 40[0139]/];
 
 let server: RunningServer;
 let browser: Browser;
@@ -155,5 +155,50 @@ describe('deleting one’s account, end to end', () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+describe('changing one’s name and e-mail, end to end', () => {
+  it('edits each in place, refuses an e-mail in use, and shows and signs in with the new ones at once', async () => {
+    const taken = await newAccount();
+    const account = await newAccount();
+    const { context, page, problems } = await signedInBrowser(account);
+    try {
+      await page.goto('/profile');
+      await page.getByRole('button', { name: account.displayName }).click();
+      const name = page.locator('#profile-name').getByRole('textbox', { name: 'Name' });
+      await name.fill('  Renamed Person ');
+      await name.press('Enter');
+      await expect.poll(() => page.locator('#profile-name').innerText()).toBe('Renamed Person');
+
+      await page.getByRole('button', { name: account.email }).click();
+      const email = page.locator('#profile-email').getByRole('textbox', { name: 'E-mail' });
+      await email.fill(taken.email);
+      await email.press('Enter');
+      await expect.poll(() => page.locator('#profile-email').getByRole('alert').innerText()).toBe('An account with this e-mail already exists');
+      await email.fill('Renamed@Example.org');
+      await email.press('Enter');
+      await expect.poll(() => page.locator('#profile-email').innerText()).toBe('renamed@example.org');
+      // The bearer token was renewed: its claims name the new e-mail and name.
+      const claims = () =>
+        page.evaluate(() => {
+          const token = (JSON.parse(localStorage.getItem('organiser.state') ?? '{}') as { auth?: { idToken?: string } }).auth?.idToken ?? '';
+          return JSON.parse(atob(token.split('.')[1]!.replaceAll('-', '+').replaceAll('_', '/'))) as { email: string; name: string };
+        });
+      await expect.poll(async () => (await claims()).email).toBe('renamed@example.org');
+      expect((await claims()).name).toBe('Renamed Person');
+
+      // The delete dialog asks for the new e-mail, and the page after a reload shows both.
+      await page.locator('#profile-delete').getByRole('button', { name: 'Delete my account…' }).click();
+      expect(await page.getByRole('dialog', { name: 'Delete my account' }).innerText()).toContain('renamed@example.org');
+      await page.reload();
+      await expect.poll(() => page.locator('#profile-name').innerText()).toBe('Renamed Person');
+      expect(await page.locator('#profile-email').innerText()).toBe('renamed@example.org');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    const again = await signedInBrowser({ email: 'renamed@example.org', password: account.password });
+    await again.context.close();
   });
 });
