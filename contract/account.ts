@@ -10,3 +10,15 @@ export const ChangePasswordBody = z.strictObject({
   password: Password,
 });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
+
+/**
+ * `DELETE /api/users/me`: the account's e-mail, typed again to confirm; compared without regard
+ * to case or surrounding spaces.
+ */
+export const DeleteAccountBody = z.strictObject({
+  email: z.string().trim().toLowerCase().min(1, 'is required').max(254, 'must be at most 254 characters'),
+});
+export type DeleteAccountBody = z.infer<typeof DeleteAccountBody>;
+
+/** What the delete section shows when the typed e-mail is not the account's. */
+export const DELETE_EMAIL_MISMATCH = 'email: type your account’s e-mail exactly to confirm; it does not match';

@@ -9,6 +9,9 @@ export const Email = z
   .max(254, 'must be at most 254 characters')
   .pipe(z.email('must be a valid e-mail address'));
 
+/** The name an account shows, as typed at sign-up or changed on the profile. */
+export const DisplayName = z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters');
+
 /** A new password; the server also refuses the most common ones (a list too large for the client). */
 export const Password = z
   .string()
@@ -36,11 +39,7 @@ export type Providers = z.infer<typeof Providers>;
 export const RegisterBody = z.strictObject({
   email: Email,
   password: Password,
-  displayName: z
-    .string()
-    .trim()
-    .min(1, 'is required')
-    .max(100, 'must be at most 100 characters'),
+  displayName: DisplayName,
   /** The token of an administrator's invitation: it opens sign-up for its e-mail even when sign-up is closed. */
   invitation: z.string().min(1).max(100).optional(),
 });

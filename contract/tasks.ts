@@ -82,3 +82,10 @@ export type TaskCompletion = z.infer<typeof TaskCompletion>;
 
 /** How many completions the task page shows: the newest. */
 export const TASK_COMPLETIONS_SHOWN = 100;
+
+/** `GET /api/users/me/export/tasks`: every task of the user, done ones too, each with its whole completion history (oldest first). */
+export const TasksExport = z.object({
+  exported_at: IsoTime,
+  tasks: z.array(Task.extend({ completions: z.array(TaskCompletion) })),
+});
+export type TasksExport = z.infer<typeof TasksExport>;

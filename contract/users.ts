@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DisplayName, Email } from './auth.ts';
 import { isIanaTimeZone } from './timezones.ts';
 
 /** The user record of spec §3, served at `/api/users/me` and streamed by `/api/users/me/events`. */
@@ -11,9 +12,17 @@ export const UserRecord = z.object({
 });
 export type UserRecord = z.infer<typeof UserRecord>;
 
-export const UpdateMeBody = z.strictObject({
-  timezone: z.string().refine(isIanaTimeZone, 'must be an IANA time zone such as America/New_York'),
-});
+/**
+ * `PUT /api/users/me`: any of the timezone, the name and the e-mail, at least one. A new e-mail is
+ * lower-cased as at sign-up and must be free.
+ */
+export const UpdateMeBody = z
+  .strictObject({
+    timezone: z.string().refine(isIanaTimeZone, 'must be an IANA time zone such as America/New_York').optional(),
+    displayName: DisplayName.optional(),
+    email: Email.optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), 'give at least one of timezone, displayName, email');
 export type UpdateMeBody = z.infer<typeof UpdateMeBody>;
 
 /** The name of the Server-Sent Event that carries a user record. */

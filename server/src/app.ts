@@ -112,7 +112,13 @@ export async function buildApp({
       signedIn.addHook('onRequest', authenticator.requireUser);
       await signedIn.register(usersRoutes, { users: services.users });
       await signedIn.register(sessionsRoutes, { auth: services.auth });
-      await signedIn.register(accountRoutes, { auth: services.auth, logins });
+      await signedIn.register(accountRoutes, {
+        auth: services.auth,
+        accounts: services.accounts,
+        logins,
+        bookmarks: services.bookmarks,
+        tasks: services.tasks,
+      });
       await signedIn.register(appPasswordsRoutes, { appPasswords: services.appPasswords });
       await signedIn.register(calendarTokensRoutes, { calendarTokens: services.calendarTokens, publicUrl: config.publicUrl });
       await signedIn.register(apiTokensRoutes, { apiTokens: services.apiTokens });

@@ -134,7 +134,7 @@ export async function createServices(options: ServicesOptions) {
     events,
   });
   const usersStore = createUsersStore(db);
-  const users = createUsersService({ users: usersStore, events, clock });
+  const users = createUsersService({ users: usersStore, accounts, events, clock });
 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, mailFrom: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox') });
   // Links mailed to people lead to PUBLIC_URL (or the one address listened on), never to a Host header.

@@ -1,12 +1,14 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TasksExport } from '../../contract/tasks.ts';
 import { launchBrowser } from './browser.ts';
 import { apiAs, createAccount, signIn, submitLogin, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const PASSWORD = 'a long enough password';
 /** A refused call is logged by the browser as a failed resource; the pages report such refusals on purpose. */
-const REFUSALS = [/status of 40[013]/];
+const REFUSALS = [/status of 40[0139]/];
 
 let server: RunningServer;
 let browser: Browser;
@@ -110,5 +112,93 @@ describe('changing the password, end to end', () => {
       await first.context.close();
       await second.context.close();
     }
+  });
+});
+
+describe('deleting one’s account, end to end', () => {
+  it('saves the bookmarks and tasks, asks for the e-mail, deletes the account with its data, and lands on the login page, signed out', async () => {
+    // The installation's first account administers it and could not go; this test deletes another.
+    await newAccount();
+    const account = await newAccount();
+    expect((await account.api('/bookmarks/', 'POST', { title: 'Kept nowhere', link: 'https://example.org/gone' })).status).toBe(200);
+    expect((await account.api('/schedule/', 'POST', { name: 'Kept nowhere either', first_schedule_time: '2030-01-01T08:00Z' })).status).toBe(200);
+    const { context, page, problems } = await signedInBrowser(account);
+    try {
+      await page.goto('/profile');
+      const exports = page.getByRole('group', { name: 'Export my data first' });
+      const saved = async (button: string) => {
+        const [download] = await Promise.all([page.waitForEvent('download'), exports.getByRole('button', { name: button }).click()]);
+        return { name: download.suggestedFilename(), text: (await readFile((await download.path())!)).toString() };
+      };
+      const bookmarksFile = await saved('Bookmarks (browser file)');
+      expect(bookmarksFile.name).toBe('bookmarks.html');
+      expect(bookmarksFile.text).toContain('<A HREF="https://example.org/gone"');
+      const tasksFile = await saved('Tasks (JSON)');
+      expect(tasksFile.name).toBe('tasks.json');
+      expect(TasksExport.parse(JSON.parse(tasksFile.text)).tasks.map((task) => task.name)).toEqual(['Kept nowhere either']);
+
+      await page.locator('#profile-delete').getByRole('button', { name: 'Delete my account…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete my account' });
+      const confirm = dialog.getByRole('button', { name: 'Delete my account' });
+      await dialog.getByLabel('Your e-mail').fill('someone@example.org');
+      expect(await confirm.isDisabled()).toBe(true);
+      await dialog.getByLabel('Your e-mail').fill(` ${account.email.toUpperCase()}`);
+      await confirm.click();
+      await page.waitForURL((url) => url.pathname === '/login');
+
+      expect((await account.api('/bookmarks/')).status).toBe(401);
+      await page.goto('/profile');
+      await page.waitForURL((url) => url.pathname === '/login');
+      await submitLogin(page, account);
+      await expect.poll(() => page.getByRole('alert').innerText()).toBe('Wrong e-mail or password');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('changing one’s name and e-mail, end to end', () => {
+  it('edits each in place, refuses an e-mail in use, and shows and signs in with the new ones at once', async () => {
+    const taken = await newAccount();
+    const account = await newAccount();
+    const { context, page, problems } = await signedInBrowser(account);
+    try {
+      await page.goto('/profile');
+      await page.getByRole('button', { name: account.displayName }).click();
+      const name = page.locator('#profile-name').getByRole('textbox', { name: 'Name' });
+      await name.fill('  Renamed Person ');
+      await name.press('Enter');
+      await expect.poll(() => page.locator('#profile-name').innerText()).toBe('Renamed Person');
+
+      await page.getByRole('button', { name: account.email }).click();
+      const email = page.locator('#profile-email').getByRole('textbox', { name: 'E-mail' });
+      await email.fill(taken.email);
+      await email.press('Enter');
+      await expect.poll(() => page.locator('#profile-email').getByRole('alert').innerText()).toBe('An account with this e-mail already exists');
+      await email.fill('Renamed@Example.org');
+      await email.press('Enter');
+      await expect.poll(() => page.locator('#profile-email').innerText()).toBe('renamed@example.org');
+      // The bearer token was renewed: its claims name the new e-mail and name.
+      const claims = () =>
+        page.evaluate(() => {
+          const token = (JSON.parse(localStorage.getItem('organiser.state') ?? '{}') as { auth?: { idToken?: string } }).auth?.idToken ?? '';
+          return JSON.parse(atob(token.split('.')[1]!.replaceAll('-', '+').replaceAll('_', '/'))) as { email: string; name: string };
+        });
+      await expect.poll(async () => (await claims()).email).toBe('renamed@example.org');
+      expect((await claims()).name).toBe('Renamed Person');
+
+      // The delete dialog asks for the new e-mail, and the page after a reload shows both.
+      await page.locator('#profile-delete').getByRole('button', { name: 'Delete my account…' }).click();
+      expect(await page.getByRole('dialog', { name: 'Delete my account' }).innerText()).toContain('renamed@example.org');
+      await page.reload();
+      await expect.poll(() => page.locator('#profile-name').innerText()).toBe('Renamed Person');
+      expect(await page.locator('#profile-email').innerText()).toBe('renamed@example.org');
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+    const again = await signedInBrowser({ email: 'renamed@example.org', password: account.password });
+    await again.context.close();
   });
 });

@@ -6,7 +6,15 @@ import {
   type TaskAction,
   type TaskFieldChange,
 } from '../../../contract/task-requests.ts';
-import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type Task, type TaskCompletion, type TaskPage, type TaskStatus } from '../../../contract/tasks.ts';
+import {
+  MORE_RESULTS_AFTER_LIMIT,
+  NO_MORE_RESULTS,
+  type Task,
+  type TaskCompletion,
+  type TaskPage,
+  type TasksExport,
+  type TaskStatus,
+} from '../../../contract/tasks.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
 import { feedWindow, MAX_EVENTS_PER_FEED } from './calendar-events.ts';
@@ -165,6 +173,21 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
     async completions(ownerId: string, id: string): Promise<TaskCompletion[]> {
       await owned(ownerId, id);
       return (await tasks.completions(ownerId, id)).map(toCompletion);
+    },
+
+    /** Every task of the owner with its whole completion history: the account's export, taken before deleting it. */
+    async exportAll(ownerId: string): Promise<TasksExport> {
+      const { tasks: rows, completions } = await tasks.everything(ownerId);
+      const history = new Map<string, TaskCompletion[]>();
+      for (const completion of completions) {
+        const list = history.get(completion.task_id) ?? [];
+        list.push(toCompletion(completion));
+        history.set(completion.task_id, list);
+      }
+      return {
+        exported_at: new Date(clock.now()).toISOString(),
+        tasks: rows.map((row) => ({ ...toTask(row), completions: history.get(row.id) ?? [] })),
+      };
     },
 
     /** The owner's tasks as an iCalendar feed (tasks.ical.ts), as of now. */

@@ -93,6 +93,19 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
         .execute();
     },
 
+    /** Every task of the owner (due order) and every completion (oldest first), for the owner's export. */
+    async everything(ownerId: string): Promise<{ tasks: TaskRow[]; completions: CompletionRow[] }> {
+      const tasks = await db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).orderBy('schedule_time').orderBy('id').execute();
+      const completions = await db
+        .selectFrom('task_completions')
+        .selectAll()
+        .where('owner_id', '=', ownerId)
+        .orderBy('completed_at')
+        .orderBy('id')
+        .execute();
+      return { tasks, completions };
+    },
+
     /**
      * What the calendar feed reads: the owner's active tasks, soonest due first, and the completions
      * due within `from`–`to` with the tasks they belong to. At most `limit` of each, as the feed

@@ -1,16 +1,29 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ChangePasswordBody } from '../../../contract/account.ts';
+import { z } from 'zod';
+import { ChangePasswordBody, DeleteAccountBody } from '../../../contract/account.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { EndedSessions } from '../../../contract/sessions.ts';
+import { TasksExport } from '../../../contract/tasks.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { LoginLimiter } from '../auth/login-limiter.ts';
+import { clearRefreshCookie } from '../auth/refresh-cookie.ts';
+import type { BookmarksService } from '../bookmarks/bookmarks.service.ts';
 import { AppError } from '../errors.ts';
+import type { TasksService } from '../tasks/tasks.service.ts';
+import type { AccountsService } from './accounts.service.ts';
 
-type Options = { auth: AuthService; logins: LoginLimiter };
+type Options = {
+  auth: AuthService;
+  accounts: AccountsService;
+  logins: LoginLimiter;
+  bookmarks: Pick<BookmarksService, 'export'>;
+  tasks: Pick<TasksService, 'exportAll'>;
+};
 
-/** The signed-in user's own account (issue 14): its password; registered behind requireUser. */
-export const accountRoutes: FastifyPluginAsync<Options> = async (app, { auth, logins }) => {
+/** The signed-in user's own account (issue 14): its password, its data to take away, its deletion; registered behind requireUser. */
+export const accountRoutes: FastifyPluginAsync<Options> = async (app, { auth, accounts, logins, bookmarks, tasks }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const security = [{ bearer: [] }];
 
@@ -38,6 +51,59 @@ export const accountRoutes: FastifyPluginAsync<Options> = async (app, { auth, lo
         if (error instanceof AppError && error.statusCode === 403) await logins.recordFailure(request.ip, email);
         throw error;
       }
+    },
+  );
+
+  routes.delete(
+    '/api/users/me',
+    {
+      schema: {
+        tags: ['users'],
+        summary:
+          'Delete my account with my bookmarks, tasks, pending notices, sessions and every credential, once its e-mail is typed again (`email`, in any case); every token stops at once. 409 for the last administrator',
+        security,
+        body: DeleteAccountBody,
+        response: { 204: z.null(), 400: ErrorReply, 401: ErrorReply, 409: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      await accounts.deleteOwnAccount(request.user.uid, request.body.email);
+      clearRefreshCookie(reply);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // Typed without the zod provider: the reply is a stream, not a serialised object.
+  app.get(
+    '/api/users/me/export/bookmarks',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'My bookmarks as a browser bookmarks file (Netscape format) to save, with tags and notes; the bookmarks page’s import reads it back',
+        security,
+        response: { 401: ErrorReply },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="bookmarks.html"')
+        .send(Readable.from(bookmarks.export(request.user.uid))),
+  );
+
+  routes.get(
+    '/api/users/me/export/tasks',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'My tasks as a JSON file to save: every task, done ones too, with its schedule, notice settings and whole completion history',
+        security,
+        response: { 200: TasksExport, 401: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      reply.header('content-disposition', 'attachment; filename="tasks.json"');
+      return tasks.exportAll(request.user.uid);
     },
   );
 };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { DELETE_EMAIL_MISMATCH } from '../../../contract/account.ts';
 import type { DisabledAccounts } from '../auth/disabled-accounts.ts';
 import type { SessionRevocations } from '../auth/session-revocations.ts';
 import { createSessionsStore } from '../auth/sessions.store.ts';
@@ -219,6 +220,41 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails, rev
       });
       await disabled.announce(userId, 'deleted');
       await events.publish(userId);
+    },
+
+    /**
+     * The profile's change of name or e-mail. A new e-mail must be free, and one of ADMIN_EMAILS is
+     * refused to an account that does not administer already (there is no mail to prove it is theirs,
+     * and it would make them an administrator). An administrator through ADMIN_EMAILS who moves to
+     * another address stays one. Reset links mailed to the old address stop working.
+     */
+    async changeIdentity(userId: string, change: { displayName?: string | undefined; email?: string | undefined }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const user = await findUser(trx, userId);
+        const email = change.email ?? user.email;
+        const now = clock.now();
+        if (email !== user.email) {
+          if (await createUsersStore(trx).findByEmail(email)) throw emailTaken();
+          if (!isAdmin(user) && adminEmails.includes(email)) {
+            throw new AppError(403, `email: ${email} is kept for an administrator of this installation (ADMIN_EMAILS)`);
+          }
+          await trx.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+        }
+        // Moving away from an address of ADMIN_EMAILS would end the role that address gave.
+        const isAdminNow = email !== user.email && isAdmin(user) ? 1 : user.is_admin;
+        await trx
+          .updateTable('users')
+          .set({ display_name: change.displayName ?? user.display_name, email, is_admin: isAdminNow, updated_at: now })
+          .where('id', '=', userId)
+          .execute();
+      });
+    },
+
+    /** The profile's "delete my account": only once its owner has typed the account's e-mail again. */
+    async deleteOwnAccount(userId: string, typedEmail: string): Promise<void> {
+      const user = await findUser(db, userId);
+      if (typedEmail !== user.email) throw new AppError(400, DELETE_EMAIL_MISMATCH);
+      await this.deleteAccount(userId);
     },
   };
 }

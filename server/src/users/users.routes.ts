@@ -36,13 +36,14 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService }> = async (a
     {
       schema: {
         tags: ['users'],
-        summary: 'Change the timezone',
+        summary:
+          'Change the timezone, the name or the e-mail (any of them, at least one). A new e-mail is lower-cased and must be free (409); one of ADMIN_EMAILS is refused to an account that does not administer (403). The bearer token names the old ones until the next refresh',
         security,
         body: UpdateMeBody,
-        response: { 200: UserRecord, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
+        response: { 200: UserRecord, 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 404: ErrorReply, 409: ErrorReply },
       },
     },
-    async (request) => users.setTimezone(request.user.uid, request.body.timezone),
+    async (request) => users.update(request.user.uid, request.body),
   );
 
   // Typed without the zod provider: the reply is a stream, not a serialised object.

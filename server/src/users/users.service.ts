@@ -1,6 +1,7 @@
-import type { UserRecord } from '../../../contract/users.ts';
+import type { UpdateMeBody, UserRecord } from '../../../contract/users.ts';
 import type { Clock } from '../clock.ts';
 import { notFound } from '../errors.ts';
+import type { AccountsService } from './accounts.service.ts';
 import type { UserEvents } from './user-events.ts';
 import type { UserRow, UsersStore } from './users.store.ts';
 
@@ -14,7 +15,15 @@ export function toUserRecord(row: UserRow): UserRecord {
   };
 }
 
-export function createUsersService({ users, events, clock }: { users: UsersStore; events: UserEvents; clock: Clock }) {
+type Dependencies = {
+  users: UsersStore;
+  /** A change of name or e-mail follows the accounts' rules (a free e-mail, who administers). */
+  accounts: Pick<AccountsService, 'changeIdentity'>;
+  events: UserEvents;
+  clock: Clock;
+};
+
+export function createUsersService({ users, accounts, events, clock }: Dependencies) {
   return {
     async record(uid: string): Promise<UserRecord> {
       const row = await users.findById(uid);
@@ -22,11 +31,12 @@ export function createUsersService({ users, events, clock }: { users: UsersStore
       return toUserRecord(row);
     },
 
-    async setTimezone(uid: string, timezone: string): Promise<UserRecord> {
-      const row = await users.setTimezone(uid, timezone, clock.now());
-      if (!row) throw notFound('User');
+    /** The profile's changes: the timezone, and the name and e-mail through the accounts' rules. */
+    async update(uid: string, { timezone, ...identity }: UpdateMeBody): Promise<UserRecord> {
+      if (identity.displayName !== undefined || identity.email !== undefined) await accounts.changeIdentity(uid, identity);
+      if (timezone !== undefined && !(await users.setTimezone(uid, timezone, clock.now()))) throw notFound('User');
       await events.publish(uid);
-      return toUserRecord(row);
+      return this.record(uid);
     },
 
     /**

@@ -4,6 +4,8 @@ import { selectAuth } from '../auth/auth.slice.ts';
 import { ApiTokensSection } from './api-tokens-section.tsx';
 import { AppPasswordsSection } from './app-passwords-section.tsx';
 import { CalendarSection } from './calendar-section.tsx';
+import { DeleteAccountSection } from './delete-account-section.tsx';
+import { IdentityField } from './identity-field.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
 import { TimezoneSelect } from './timezone-select.tsx';
@@ -33,7 +35,7 @@ export function ProfilePage() {
       <dl className="row">
         <dt className="col-sm-3">Name</dt>
         <dd className="col-sm-9" id="profile-name">
-          {auth.displayName}
+          <IdentityField field="displayName" value={auth.displayName} />
         </dd>
         <dt className="col-sm-3">User ID</dt>
         <dd className="col-sm-9" id="profile-uid">
@@ -41,7 +43,7 @@ export function ProfilePage() {
         </dd>
         <dt className="col-sm-3">E-mail</dt>
         <dd className="col-sm-9" id="profile-email">
-          {auth.email}
+          <IdentityField field="email" value={auth.email} />
         </dd>
       </dl>
       <TimezoneSelect timezone={auth.timezone} />
@@ -50,6 +52,7 @@ export function ProfilePage() {
       <SessionsSection version={sessionsVersion} />
       <ApiTokensSection />
       <AppPasswordsSection />
+      <DeleteAccountSection email={auth.email} />
     </section>
   );
 }

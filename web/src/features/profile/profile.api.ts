@@ -1,3 +1,4 @@
+import { AuthReply } from '../../../../contract/auth.ts';
 import { CalendarStatus, CalendarSubscription } from '../../../../contract/calendar.ts';
 import { UserRecord, type UpdateMeBody } from '../../../../contract/users.ts';
 import type { HttpClient } from '../../api/http-client.ts';
@@ -28,4 +29,14 @@ export function makeCalendarAddress(client: HttpClient): Promise<CalendarSubscri
 
 export function turnCalendarOff(client: HttpClient): Promise<void> {
   return client.empty('/api/users/me/calendar', { method: 'DELETE' });
+}
+
+/** A new name or e-mail (or both); the record as saved. */
+export function updateIdentity(client: HttpClient, change: Pick<UpdateMeBody, 'displayName' | 'email'>): Promise<UserRecord> {
+  return client.json('/api/users/me', UserRecord, { method: 'PUT', body: change satisfies UpdateMeBody });
+}
+
+/** A new bearer token from the refresh cookie, which names the account's name and e-mail as they are now. */
+export function renewToken(client: HttpClient): Promise<AuthReply> {
+  return client.json('/auth/refresh', AuthReply, { method: 'POST', anonymous: true });
 }
