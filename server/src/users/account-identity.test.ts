@@ -78,6 +78,22 @@ describe.each(testDialects)('changing one’s name and e-mail on %s', (dialect) 
     expect(await me(dee.idToken)).toMatchObject({ email: dee.user.email });
   });
 
+  it('gives a free e-mail asked for by several accounts at once to one of them, the others a 409, never a 500', async () => {
+    await registerUser(t.app);
+    const racers = await Promise.all(Array.from({ length: 6 }, () => registerUser(t.app)));
+    for (const round of [1, 2, 3]) {
+      const wanted = `wanted-${round}@example.org`;
+      const replies = await Promise.all(racers.map((racer) => update(racer.idToken, { email: wanted })));
+      const statuses = replies.map((reply) => reply.statusCode).sort();
+      expect(statuses, replies.map((reply) => reply.body).join('\n')).toEqual([200, 409, 409, 409, 409, 409]);
+      for (const reply of replies.filter((one) => one.statusCode === 409)) {
+        expect(reply.json()).toMatchObject({ message: 'An account with this e-mail already exists' });
+      }
+      const holders = (await Promise.all(racers.map((racer) => me(racer.idToken)))).filter((user) => user.email === wanted);
+      expect(holders).toHaveLength(1);
+    }
+  });
+
   it('keeps an address of ADMIN_EMAILS from an account that does not administer, and an administrator through it stays one after moving', async () => {
     const first = await registerUser(t.app);
     const eve = await registerUser(t.app);

@@ -8,6 +8,7 @@ import type { BookmarkIndex } from '../bookmarks/bookmarks.search.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Database } from '../storage/schema.ts';
+import { isUniqueViolation } from '../storage/unique-violation.ts';
 import { createInvitationsStore } from './invitations.store.ts';
 import type { UserEvents } from './user-events.ts';
 import { createUsersStore, type UserRow } from './users.store.ts';
@@ -61,6 +62,15 @@ function newUserRow(account: NewAccount, admin: boolean, now: number): UserRow {
 }
 
 const emailTaken = () => new AppError(409, 'An account with this e-mail already exists');
+
+/** The e-mail checked free and then taken by another request before this one wrote it: the same 409. */
+async function refuseTakenEmail<T>(writing: Promise<T>): Promise<T> {
+  try {
+    return await writing;
+  } catch (error) {
+    throw isUniqueViolation(error) ? emailTaken() : error;
+  }
+}
 
 /**
  * The one place that opens accounts and says who administers: local sign-up, provider sign-in,
@@ -125,7 +135,7 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails, rev
         await users.insert(row);
         return row;
       };
-      return trx ? insert(trx) : db.transaction().execute(insert);
+      return refuseTakenEmail(trx ? insert(trx) : db.transaction().execute(insert));
     },
 
     /**
@@ -133,13 +143,13 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails, rev
      * command line (`create-admin`), who runs the installation anyway.
      */
     async createAdmin(account: NewAccount): Promise<UserRow> {
-      return db.transaction().execute(async (trx) => {
+      return refuseTakenEmail(db.transaction().execute(async (trx) => {
         const users = createUsersStore(trx);
         if (await users.findByEmail(account.email)) throw emailTaken();
         const row = newUserRow(account, true, clock.now());
         await users.insert(row);
         return row;
-      });
+      }));
     },
 
     /** The e-mail of an invitation still good; null for any other token. */
@@ -229,7 +239,7 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails, rev
      * another address stays one. Reset links mailed to the old address stop working.
      */
     async changeIdentity(userId: string, change: { displayName?: string | undefined; email?: string | undefined }): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await refuseTakenEmail(db.transaction().execute(async (trx) => {
         const user = await findUser(trx, userId);
         const email = change.email ?? user.email;
         const now = clock.now();
@@ -247,7 +257,7 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails, rev
           .set({ display_name: change.displayName ?? user.display_name, email, is_admin: isAdminNow, updated_at: now })
           .where('id', '=', userId)
           .execute();
-      });
+      }));
     },
 
     /** The profile's "delete my account": only once its owner has typed the account's e-mail again. */
