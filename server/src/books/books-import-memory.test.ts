@@ -10,10 +10,11 @@ import { freePort, killHard, type ServerProcess, startServerProcess } from '../t
 const RECORD_MB = 128;
 /**
  * What the server's peak resident memory may grow by while refusing such records. Socket chunks
- * and the young generation (32 MB semi-spaces, as `npm start` runs it) come and go; a record held
- * whole would add its bytes several times over (chunks, their join, the decoded string).
+ * and the young generation (two 32 MB semi-spaces, as `npm start` runs it) come and go, and alone
+ * measured up to 65 MB once uploads were counted as they arrive; a record held whole would add its
+ * 128 MB several times over (chunks, their join, the decoded string).
  */
-const MAX_PEAK_GROWTH_MB = 64;
+const MAX_PEAK_GROWTH_MB = 80;
 const BOUNDARY = 'organiser-memory-test';
 
 /** A process's resident memory now and at its peak (Linux), in MB. */
