@@ -23,10 +23,22 @@ export const LibraryStatus = z.object({
 });
 export type LibraryStatus = z.infer<typeof LibraryStatus>;
 
+/**
+ * The book search's word index: being built (at start and after each load; the database answers
+ * searches meanwhile), ready with this many books, or failed to build (the database answers).
+ */
+export const SearchIndexStatus = z.object({
+  state: z.enum(['idle', 'building', 'ready', 'failed']),
+  books: z.number().int().nonnegative().optional(),
+});
+export type SearchIndexStatus = z.infer<typeof SearchIndexStatus>;
+
 export const HealthReply = z.object({
   status: z.literal('ok'),
   storage: z.enum(['sqlite', 'postgres']),
   /** Only when the catalogue follows a Calibre library folder. */
   library: LibraryStatus.optional(),
+  /** Absent when searches do not use the word index. */
+  search_index: SearchIndexStatus.optional(),
 });
 export type HealthReply = z.infer<typeof HealthReply>;

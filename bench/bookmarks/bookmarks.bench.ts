@@ -9,10 +9,10 @@ import { searchTerms } from '../../server/src/search/search-text.ts';
 import type { Database } from '../../server/src/storage/schema.ts';
 import { nodeSqliteDatabase } from '../../server/src/storage/node-sqlite.ts';
 import { type RunningServer, startServer } from '../../web/e2e/server.ts';
-import { random } from '../books/generate-catalogue.ts';
 import { machine, median, percentile } from '../lib/measure.ts';
 import { fixedReplyServer } from '../lib/fixed-reply.ts';
-import { generateBookmarks, writeNetscapeFile } from './generate-bookmarks.ts';
+import { type BenchRequest as Request, bookmarkPageStream, bookmarkSearchStream } from './bookmark-requests.ts';
+import { writeNetscapeFile } from './generate-bookmarks.ts';
 
 const OUT = path.resolve(import.meta.dirname, '../out');
 const RESULTS = path.resolve(import.meta.dirname, '../results');
@@ -22,41 +22,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Latency of one user's requests one after another, and the server under 50 at once. */
 const CONCURRENCY = [1, 50];
 
-type Request = { method: 'GET' | 'POST'; path: string; body?: string; headers?: Record<string, string> };
 type Latency = { p50: number; p99: number; requestsPerSecond: number; errors: number };
-
-/**
- * Searches as people make them for a page they saved: one or two words of its title, the last
- * sometimes cut short; a fifth narrowed to the page's site (a host group), a tenth to titles.
- */
-function searchStream(count: number): Request[] {
-  const r = random(5);
-  const saved = [...generateBookmarks(COUNT)].filter((_, i) => i % 17 === 0);
-  return Array.from({ length: count }, () => {
-    const bookmark = r.pick(saved);
-    const words = bookmark.title.split(' ');
-    const start = r.int(words.length);
-    const picked = words.slice(start, start + 1 + r.int(2));
-    const last = picked.length - 1;
-    if (r.int(4) === 0 && picked[last]!.length > 4) picked[last] = picked[last]!.slice(0, -2);
-    const spec: BookmarkQuerySpec = {
-      key_words: picked,
-      ...(r.int(5) === 0 ? { hosts: [bookmark.host] } : {}),
-      ...(r.int(10) === 0 ? { fields: ['title'] } : {}),
-    };
-    return { method: 'POST', path: '/api/bookmarks/query?size=10', body: JSON.stringify(spec), headers: { 'content-type': 'application/json' } };
-  });
-}
-
-/** The list's first page, a third of the time filtered by one of the common tags. */
-function pageStream(count: number): Request[] {
-  const r = random(9);
-  const tags = ['to-read', 'work', 'reference', 'javascript', 'typescript', 'rust', 'python', 'recipes'];
-  return Array.from({ length: count }, () => ({
-    method: 'GET',
-    path: r.int(3) === 0 ? `/bookmarks/?pageSize=10&tag=${r.pick(tags)}` : '/bookmarks/?pageSize=10',
-  }));
-}
 
 async function load(baseUrl: string, requests: Request[], connections: number, token?: string): Promise<Latency> {
   let next = 0;
@@ -109,7 +75,7 @@ async function rawLatencies(file: string, ownerId: string, searches: Request[], 
   });
   const page = await time(pages, (request) => {
     const tag = new URL(request.path, 'http://x').searchParams.get('tag') ?? undefined;
-    return Promise.all([store.page(ownerId, { tag }, undefined, 11), store.groups(ownerId), store.total(ownerId, { tag })]);
+    return store.summary(ownerId, tag).then((summary) => store.page(ownerId, { tag: summary.tag }, undefined, 11));
   });
   await db.destroy();
   return { search, page };
@@ -172,8 +138,8 @@ export async function benchBookmarks() {
     const { token, uid } = await signUp(server);
     const imported = await importBookmarks(server, token);
     console.log(`  imported ${imported.bookmarks} bookmarks in ${imported.seconds} s`);
-    const searches = searchStream(200_000);
-    const pages = pageStream(10_000);
+    const searches = bookmarkSearchStream(COUNT, 200_000);
+    const pages = bookmarkPageStream(10_000);
     const searchBody = await sample(server, token, searches[0]!);
     console.log(`  sample search ${searches[0]!.body}: ${searchBody.slice(0, 300)}…`);
     const floor = await fixedReplyServer([

@@ -16,6 +16,12 @@ export function peakMemoryMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
+/** A process's resident memory now, in MB (Linux). */
+export function currentMemoryMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024);
+}
+
 export type LoadResult = { p50: number; p99: number; requestsPerSecond: number; requests: number; errors: number };
 
 /** 50 connections against one URL pattern for `seconds`, each request taking the next path. */

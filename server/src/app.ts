@@ -7,6 +7,7 @@ import { appPasswordsRoutes } from './auth/app-passwords.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { calendarTokensRoutes } from './auth/calendar-tokens.routes.ts';
 import { decorateRequestsWithPrincipal } from './auth/authenticate.ts';
+import { identitiesRoutes } from './auth/oidc/identities.routes.ts';
 import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
 import { sessionsRoutes } from './auth/sessions.routes.ts';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
@@ -39,8 +40,9 @@ export type AppOptions = {
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
   webDist?: string;
-  /** Start SQLite's search workers with the app (true), or at its first search (tests, which rarely search). */
+  /** Build the book search's word index with the app (true), or at its first search (tests, which rarely search). */
   startSearchWorkers?: boolean;
+  wordIndex?: ServicesOptions['wordIndex'];
   onNoticeRun?: ServicesOptions['onNoticeRun'];
   /** Shorter time limits, for tests that watch them act; the connection cap comes from the config. */
   httpLimits?: Partial<HttpLimits>;
@@ -57,6 +59,7 @@ export async function buildApp({
   logger = false,
   webDist,
   startSearchWorkers = true,
+  wordIndex = 'background',
   onNoticeRun,
   httpLimits,
 }: AppOptions) {
@@ -88,6 +91,7 @@ export async function buildApp({
     clock,
     log: app.log,
     eagerSearchWorkers: startSearchWorkers,
+    wordIndex,
     onNoticeRun,
   });
   app.addHook('onReady', async () => {
@@ -99,7 +103,7 @@ export async function buildApp({
   const apiPaths = createApiPaths();
   await app.register(async (api) => {
     apiPaths.learnFrom(api);
-    await api.register(healthRoutes, { storage, library: services.library });
+    await api.register(healthRoutes, { storage, library: services.library, catalogue: services.catalogue });
     await api.register(authRoutes, {
       auth: services.auth,
       accounts: services.accounts,
@@ -107,7 +111,7 @@ export async function buildApp({
       logins,
       config,
     });
-    await api.register(oidcRoutes, { oidc: services.oidc, config });
+    await api.register(oidcRoutes, { oidc: services.oidc, linkIntents: services.linkIntents, config });
     await api.register(async (signedIn) => {
       signedIn.addHook('onRequest', authenticator.requireUser);
       await signedIn.register(usersRoutes, { users: services.users });
@@ -118,6 +122,12 @@ export async function buildApp({
         logins,
         bookmarks: services.bookmarks,
         tasks: services.tasks,
+      });
+      await signedIn.register(identitiesRoutes, {
+        identities: services.identities,
+        oidc: services.oidc,
+        linkIntents: services.linkIntents,
+        config,
       });
       await signedIn.register(appPasswordsRoutes, { appPasswords: services.appPasswords });
       await signedIn.register(calendarTokensRoutes, { calendarTokens: services.calendarTokens, publicUrl: config.publicUrl });

@@ -10,7 +10,9 @@ import { createBasicAuth } from './auth/basic-auth.ts';
 import { createAuthService } from './auth/auth.service.ts';
 import { createCalendarTokens } from './auth/calendar-tokens.ts';
 import { createLocalDisabledAccounts, createPostgresDisabledAccounts } from './auth/disabled-accounts.ts';
+import { createIdentitiesService } from './auth/oidc/identities.service.ts';
 import { createIdentityProviders } from './auth/oidc/identity-providers.ts';
+import { createLinkIntents } from './auth/oidc/link-intents.ts';
 import { createOidcService } from './auth/oidc/oidc.service.ts';
 import { createProviderAccounts } from './auth/oidc/provider-accounts.ts';
 import { providerName } from './auth/oidc/provider-name.ts';
@@ -34,6 +36,9 @@ import { createLocalLoadSharing, createPostgresLoadSharing } from './books/catal
 import { createCatalogueLoads } from './books/catalogue-loads.ts';
 import { createPostgresCatalogue } from './books/books.search.postgres.ts';
 import { createSqliteCatalogue } from './books/books.search.sqlite.ts';
+import type { Catalogue } from './books/books.search.ts';
+import type { IndexSourceOptions } from './books/word-index/index-sources.ts';
+import { withWordIndex } from './books/word-index/word-indexed-catalogue.ts';
 import { createCoverThumbnails } from './books/library/covers.ts';
 import { createLibraryFiles } from './books/library/library.files.ts';
 import { createLibraryWatcher } from './books/library/library.watcher.ts';
@@ -58,19 +63,28 @@ export type ServicesOptions = {
   storage: Storage;
   clock?: Clock;
   log: Logger;
-  /** Start SQLite's search workers now (a server), or at the first search (tests and commands, which rarely search). */
+  /** Build the book search's word index now (a server), or at the first search (tests and commands, which rarely search). */
   eagerSearchWorkers?: boolean;
+  /**
+   * How searches use the word index: answered by the database's own engine while it is built
+   * (a server), waiting for it (the tests, so that every search runs on it), or not at all (tests
+   * of the database's own engines).
+   */
+  wordIndex?: 'background' | 'wait' | 'off';
   /** Told of each run of the notice scheduler as it starts (the tests wait for runs with it). */
   onNoticeRun?: (run: Promise<void>) => void;
 };
 
 /** What differs between the databases; `storage.dialect` alone decides it. */
-async function databaseParts({ storage, log, eagerSearchWorkers, clock = systemClock }: ServicesOptions) {
+async function databaseParts({ storage, log, eagerSearchWorkers = false, wordIndex = 'background', clock = systemClock }: ServicesOptions) {
+  const indexed = (catalogue: Catalogue, source: IndexSourceOptions) =>
+    wordIndex === 'off' ? catalogue : withWordIndex(catalogue, { source, eager: eagerSearchWorkers, waitForIndex: wordIndex === 'wait' });
   if (storage.dialect === 'sqlite') {
     return {
       revocations: await createLocalSessionRevocations(storage.db, clock),
       disabledAccounts: await createLocalDisabledAccounts(storage.db),
-      catalogue: createSqliteCatalogue(storage.db, storage.sqliteFile, { eager: eagerSearchWorkers ?? false }),
+      // The database's own engine answers only while the word index is built: its workers start when asked.
+      catalogue: indexed(createSqliteCatalogue(storage.db, storage.sqliteFile), { kind: 'sqlite', file: storage.sqliteFile }),
       bookmarkIndex: createSqliteBookmarkIndex(storage.db),
       events: createLocalUserEvents(),
       loadSharing: createLocalLoadSharing(),
@@ -79,7 +93,11 @@ async function databaseParts({ storage, log, eagerSearchWorkers, clock = systemC
     };
   }
   return {
-    catalogue: createPostgresCatalogue(storage.db),
+    catalogue: indexed(createPostgresCatalogue(storage.db), {
+      kind: 'postgres',
+      connectionString: storage.postgres.connectionString!,
+      ...(typeof storage.postgres.options === 'string' ? { options: storage.postgres.options } : {}),
+    }),
     bookmarkIndex: createPostgresBookmarkIndex(storage.db),
     events: await createPostgresUserEvents(storage.db, storage.postgres, log),
     loadSharing: await createPostgresLoadSharing(storage.db, storage.postgres, log, randomUUID()),
@@ -126,10 +144,22 @@ export async function createServices(options: ServicesOptions) {
     accounts,
     sessionDays: config.sessionDays,
   });
+  const identityProviders = createIdentityProviders(config);
+  const identities = createIdentitiesService({
+    db,
+    clock,
+    config,
+    // Without an address to come back to, a provider's popup could only fail.
+    linkable: signInRedirectOrigin(config) === null ? [] : [...identityProviders.values()],
+    revocations,
+    disabled: disabledAccounts,
+    locking: storage.dialect === 'postgres',
+  });
   const oidc = createOidcService({
-    providers: createIdentityProviders(config),
+    providers: identityProviders,
     flows: createSignInFlows(signingKey, clock),
     accounts: createProviderAccounts({ db, clock, accounts }),
+    identities,
     auth,
     events,
   });
@@ -202,11 +232,15 @@ export async function createServices(options: ServicesOptions) {
     passwordResets,
     auth,
     oidc,
+    identities,
+    linkIntents: createLinkIntents(signingKey, clock),
     users,
     tasks,
     bookmarks,
     linkPreviews,
     books,
+    /** The catalogue itself, for the state of its search index (health). */
+    catalogue: { indexStatus: () => catalogue.indexStatus?.() },
     catalogueLoads,
     /** The Calibre library folder's watcher, when `CALIBRE_LIBRARY` is set. */
     library,

@@ -67,11 +67,13 @@ export type Authenticator = {
   requireEReader: RequestCheck;
 };
 
-const signInRequired = () => new AppError(401, 'Sign-in required', { 'www-authenticate': 'Bearer' });
-const accountDisabled = () =>
+/** Refusals of a signed-in user's request, told the same wherever the request is checked. */
+export const signInRequired = () => new AppError(401, 'Sign-in required', { 'www-authenticate': 'Bearer' });
+export const accountDisabled = () =>
   new AppError(401, 'This account has been disabled; ask an administrator', { 'www-authenticate': 'Bearer' });
-const passwordChangeFirst = () =>
+export const passwordChangeFirst = () =>
   new AppError(403, 'Choose a new password first: an administrator set a temporary one (PUT /api/users/me/password)');
+export const sessionEnded = () => new AppError(401, 'Your session has ended; please sign in again', { 'www-authenticate': 'Bearer' });
 
 type Refusals = { revocations: Pick<SessionRevocations, 'isRevoked'>; disabled: Pick<DisabledAccounts, 'isDisabled'> };
 
@@ -90,7 +92,7 @@ function bearerToken(tokens: AccessTokens, { revocations, disabled }: Refusals):
     // Told first: disabling ends the sessions too, and this says why.
     if (disabled.isDisabled(user.uid)) throw accountDisabled();
     if (user.sessionId !== null && revocations.isRevoked(user.sessionId)) {
-      throw new AppError(401, 'Your session has ended; please sign in again', { 'www-authenticate': 'Bearer' });
+      throw sessionEnded();
     }
     return { kind: 'user', user };
   };

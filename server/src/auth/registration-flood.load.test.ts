@@ -55,7 +55,7 @@ describe('a registration flood against a real server', () => {
   const adminLogin = () =>
     timed(async () => (await post('/auth/login', { email: ADMIN.email, password: ADMIN.password }, '198.51.100.1')).status);
 
-  it('keeps /api/health within 100 ms (95th percentile), and a sign-in waits for no registration\'s hash', async () => {
+  it('answers /api/health within 100 ms every time, and a sign-in waits for no registration\'s hash', async () => {
     const usual = await adminLogin();
     expect(usual.result).toBe(200);
 
@@ -96,10 +96,7 @@ describe('a registration flood against a real server', () => {
     expect(statuses).toHaveLength(FLOOD.registrations);
     expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
     expect(statuses).toContain(200);
-    // The 95th percentile, not the maximum: on a shared 2-core machine the scheduler alone stalls a process now and then.
-    const sorted = [...healthTimes].sort((a, b) => a - b);
-    const p95 = sorted[Math.floor(sorted.length * 0.95)]!;
-    expect(p95, `health answered in ${healthTimes.map(Math.round).join(', ')} ms`).toBeLessThan(100);
+    expect(Math.max(...healthTimes), `health answered in ${healthTimes.map(Math.round).join(', ')} ms`).toBeLessThanOrEqual(100);
     // A sign-in waits for no registration's hash: while it ran, the registration lane finished at most the hash it had under
     // way and the one after. (Its time is not compared: on a shared machine the CPU share of each hash varies tenfold.)
     const openedWhileSigningIn = accountsOpenedAt.filter((at) => at > loginStarted && at < loginEnded).length;

@@ -96,15 +96,3 @@ export async function tagCounts(db: Db, ownerId: string): Promise<Array<{ tag: s
     .map((row) => ({ tag: row.key, count: Number(row.doc_count) }))
     .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
 }
-
-/** How many bookmarks the owner has, or carry one tag: one row of the counts, not the bookmarks. */
-export async function facetTotal(db: Db, ownerId: string, tag?: string): Promise<number> {
-  const row = await db
-    .selectFrom('bookmark_facets')
-    .select('doc_count')
-    .where('owner_id', '=', ownerId)
-    .where('kind', '=', tag === undefined ? 'all' : 'tag')
-    .where('key', '=', tag ?? '')
-    .executeTakeFirst();
-  return Number(row?.doc_count ?? 0);
-}

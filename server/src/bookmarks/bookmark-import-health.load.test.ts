@@ -11,13 +11,12 @@ import { type ServerProcess, startServerProcess } from '../test/server-process.t
 const LINKS = 100_000;
 const HEALTH_BUDGET_MS = 100;
 const PROBE_EVERY_MS = 20;
-const SLOWEST_MS = 300;
 
 /**
  * DESIGN §6 "health under attack" for the heaviest request a user can make: a 100,000-link
  * bookmarks file (11 MB) imported into the real server process on SQLite, whose driver never
- * yields, while /api/health is asked every 20 ms on connections of its own: 99 answers in 100
- * within 100 ms, and none as slow as when the whole file was decoded at once (474 ms).
+ * yields, while /api/health is asked every 20 ms on connections of its own: every answer within
+ * 100 ms (issue 11). Its slowest answers waited behind a batch of the import's writes.
  */
 describe('health during a 100,000-link bookmark import', () => {
   let server: ServerProcess;
@@ -69,10 +68,7 @@ describe('health during a 100,000-link bookmark import', () => {
       .join(', ')}`;
     console.info(`health during the import: ${summary}`);
     expect(times.length).toBeGreaterThan(100);
-    expect(at(0.99), summary).toBeLessThanOrEqual(HEALTH_BUDGET_MS);
-    // Every answer within the budget is the aim and is not met yet: the slowest wait behind a
-    // SQLite batch (docs/decisions.md, Hostile input). This bound keeps the decode-at-once spike out.
-    expect(sorted.at(-1)!, summary).toBeLessThanOrEqual(SLOWEST_MS);
+    expect(sorted.at(-1)!, summary).toBeLessThanOrEqual(HEALTH_BUDGET_MS);
     // About a minute on a quiet machine; three times that while other test runs share the two cores.
   }, 240_000);
 });

@@ -16,6 +16,8 @@ const postgresWords: BookmarkWords = {
   // The words live in the entries' own rows.
   remove: (_trx, _ownerId, _ids, removeEntries) => removeEntries(),
 
+  entriesById: sql`bookmark_index`,
+
   matches: (query) => ({
     from: sql`bookmark_index i`,
     match: sql`i.search @@ ${FIELDS.query(query.terms, query.fields)}::tsquery`,

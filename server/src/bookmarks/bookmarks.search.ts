@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { BOOKMARK_GROUP_COUNT, type BookmarkGroup, type BookmarkSearchField } from '../../../contract/bookmarks.ts';
 import type { Database } from '../storage/schema.ts';
+import { statementSlices } from '../storage/statement-rows.ts';
 import type { BookmarkRow } from './bookmark-row.ts';
 
 /** The per-user search index (DESIGN §4): an entry is what a bookmark was when it was indexed. */
@@ -97,11 +98,13 @@ export type BookmarkWords = {
   /** Drops the words of the owner's entries among `ids`, and the entries through `removeEntries`. */
   remove(trx: Transaction<Database>, ownerId: string, ids: number[], removeEntries: () => Promise<void>): Promise<void>;
   matches(query: IndexQuery): MatchSource;
+  /** The entries' table as a statement that names a few of them by id must read it. */
+  entriesById: RawBuilder<unknown>;
 };
 
 /** The index over an engine's words. */
 export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords): BookmarkIndex {
-  const rows = indexRows(db);
+  const rows = indexRows(db, words.entriesById);
   return {
     get: rows.get,
     version: rows.version,
@@ -121,7 +124,7 @@ export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords):
 }
 
 /** What both engines share: the entries' rows and tags, and a search over the engine's matches. */
-function indexRows(db: Kysely<Database>) {
+function indexRows(db: Kysely<Database>, entriesById: RawBuilder<unknown>) {
   return {
     async version(ownerId: string): Promise<string> {
       const row = await db.selectFrom('bookmark_index_versions').select('version').where('owner_id', '=', ownerId).executeTakeFirst();
@@ -137,8 +140,15 @@ function indexRows(db: Kysely<Database>) {
 
     /** Drops the owner's entries of these ids (their text and tags go with them). */
     async remove(trx: Db, ownerId: string, ids: number[]) {
-      await trx.deleteFrom('bookmark_index').where('owner_id', '=', ownerId).where('bookmark_id', 'in', ids).execute();
+      await this.drop(trx, ownerId, ids);
       await this.touch(trx, ownerId);
+    },
+
+    /** The owner's entries of these ids gone, the version left to the caller. */
+    async drop(trx: Db, ownerId: string, ids: number[]) {
+      for (const slice of statementSlices(ids)) {
+        await sql`delete from ${entriesById} where owner_id = ${ownerId} and bookmark_id in (${sql.join(slice)})`.execute(trx);
+      }
     },
 
     /** A new version of the owner's entries, so that kept results are not used again. */
@@ -152,30 +162,29 @@ function indexRows(db: Kysely<Database>) {
 
     /** Drops the old entries, writes the rows (with `extra` columns), their text and their tags. */
     async replace(trx: Db, ownerId: string, rows: BookmarkRow[], extra: (row: BookmarkRow) => Record<string, unknown> = () => ({})) {
-      const ids = rows.map((row) => row.id);
-      await trx.deleteFrom('bookmark_index').where('owner_id', '=', ownerId).where('bookmark_id', 'in', ids).execute();
-      await trx
-        .insertInto('bookmark_index')
-        .values(
-          rows.map((row) => ({
-            bookmark_id: row.id,
-            owner_id: ownerId,
-            host: row.host,
-            tags: row.tags,
-            create_date: row.create_date,
-            update_date: row.update_date,
-            ...extra(row),
-          })),
-        )
-        .execute();
-      await trx
-        .insertInto('bookmark_index_content')
-        .values(rows.map((row) => ({ bookmark_id: row.id, title: row.title, link: row.link, note: row.note })))
-        .execute();
-      const tags = rows.flatMap((row) => (JSON.parse(row.tags) as string[]).map((tag) => ({ bookmark_id: row.id, tag })));
-      for (let start = 0; start < tags.length; start += 500) {
-        await trx.insertInto('bookmark_index_tags').values(tags.slice(start, start + 500)).execute();
+      await this.drop(trx, ownerId, rows.map((row) => row.id));
+      for (const slice of statementSlices(rows)) {
+        await trx
+          .insertInto('bookmark_index')
+          .values(
+            slice.map((row) => ({
+              bookmark_id: row.id,
+              owner_id: ownerId,
+              host: row.host,
+              tags: row.tags,
+              create_date: row.create_date,
+              update_date: row.update_date,
+              ...extra(row),
+            })),
+          )
+          .execute();
+        await trx
+          .insertInto('bookmark_index_content')
+          .values(slice.map((row) => ({ bookmark_id: row.id, title: row.title, link: row.link, note: row.note })))
+          .execute();
       }
+      const tags = rows.flatMap((row) => (JSON.parse(row.tags) as string[]).map((tag) => ({ bookmark_id: row.id, tag })));
+      for (const slice of statementSlices(tags)) await trx.insertInto('bookmark_index_tags').values(slice).execute();
       await this.touch(trx, ownerId);
     },
 

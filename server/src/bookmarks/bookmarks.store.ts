@@ -1,7 +1,8 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import { BOOKMARK_GROUP_COUNT, BOOKMARK_LIMITS, type BookmarkGroup, type BookmarkInput, foldTag } from '../../../contract/bookmarks.ts';
 import type { Database } from '../storage/schema.ts';
-import { count, type FacetCounts, facetTotal, spelledTags, spellings, tagCounts, writeCounts } from './bookmark-facets.ts';
+import { statementSlices } from '../storage/statement-rows.ts';
+import { count, type FacetCounts, spelledTags, spellings, tagCounts, writeCounts } from './bookmark-facets.ts';
 import { BOOKMARK_COLUMNS, type BookmarkRow, rowFields } from './bookmark-row.ts';
 
 /** A position in the newest-first list: the last row a page showed. */
@@ -14,6 +15,9 @@ export type ListFilter = {
   until?: number | undefined;
 };
 
+/** What heads the list: its groups, how many bookmarks it holds, and the tag it is filtered by as the owner spells it. */
+export type ListSummary = { host_groups: BookmarkGroup[]; tag_groups: BookmarkGroup[]; total: number; tag: string | undefined };
+
 /** A bookmark to write, with the times it carries. */
 export type NewBookmark = BookmarkInput & { createDate: number; updateDate: number };
 
@@ -21,37 +25,73 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 const EXPORT_PAGE = 1000;
 
-async function insertTags(db: Db, ownerId: string, id: number, tags: string[], createDate: number) {
-  if (tags.length === 0) return;
-  await db
-    .insertInto('bookmark_tags')
-    .values(tags.map((tag) => ({ bookmark_id: id, owner_id: ownerId, tag, create_date: createDate })))
-    .execute();
+type TagRow = { bookmark_id: number; owner_id: string; tag: string; create_date: number };
+
+const tagRows = (ownerId: string, id: number, tags: string[], createDate: number): TagRow[] =>
+  tags.map((tag) => ({ bookmark_id: id, owner_id: ownerId, tag, create_date: createDate }));
+
+async function insertTags(db: Db, rows: TagRow[]) {
+  for (const slice of statementSlices(rows)) await db.insertInto('bookmark_tags').values(slice).execute();
 }
 
 /**
- * Inserts unless the owner already has the link; the new id, or undefined for a repeat. Its tags
- * take the spellings the owner already uses (`known`).
+ * Inserts those of the bookmarks whose link the owner does not have yet (of a link given twice,
+ * the first), with their tags, a few statements for them all, and counts them; the rows written,
+ * in the order given. Their tags take the spellings the owner already uses (`known`).
  */
-async function insertOne(db: Db, ownerId: string, given: NewBookmark, counts: FacetCounts, known: Map<string, string>): Promise<number | undefined> {
-  const bookmark = { ...given, tags: spelledTags(given.tags, known) };
-  const fields = rowFields(bookmark);
-  const inserted = await db
-    .insertInto('bookmarks')
-    .values({ owner_id: ownerId, ...fields, create_date: bookmark.createDate, update_date: bookmark.updateDate })
-    .onConflict((oc) => oc.columns(['owner_id', 'link']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (!inserted) return undefined;
-  const id = Number(inserted.id);
-  await insertTags(db, ownerId, id, bookmark.tags, bookmark.createDate);
-  count(counts, fields.host, bookmark.tags, 1);
-  return id;
+async function insertNew(db: Db, ownerId: string, given: NewBookmark[], known: Map<string, string>, counts: FacetCounts): Promise<BookmarkRow[]> {
+  const rows: BookmarkRow[] = [];
+  for (const slice of statementSlices(given)) {
+    const values = slice.map((bookmark) => ({
+      owner_id: ownerId,
+      ...rowFields({ ...bookmark, tags: spelledTags(bookmark.tags, known) }),
+      create_date: bookmark.createDate,
+      update_date: bookmark.updateDate,
+    }));
+    rows.push(
+      ...(await db
+        .insertInto('bookmarks')
+        .values(values)
+        .onConflict((oc) => oc.columns(['owner_id', 'link']).doNothing())
+        .returning(['id', ...BOOKMARK_COLUMNS])
+        .execute()),
+    );
+  }
+  // RETURNING promises no order; ids are given in the order of the VALUES.
+  rows.sort((a, b) => Number(a.id) - Number(b.id));
+  const tags = rows.map((row) => JSON.parse(row.tags) as string[]);
+  await insertTags(db, rows.flatMap((row, n) => tagRows(ownerId, Number(row.id), tags[n]!, Number(row.create_date))));
+  for (const [n, row] of rows.entries()) count(counts, row.host, tags[n]!, 1);
+  return rows;
+}
+
+/** The owner's most used hosts or tags, ties by name: the first entries of the index `bookmark_facets_top` (0018). */
+export function topGroupsQuery(db: Db, ownerId: string, kind: 'host' | 'tag') {
+  return db
+    .selectFrom('bookmark_facets')
+    .select(['key', 'doc_count'])
+    .where('owner_id', '=', ownerId)
+    .where('kind', '=', kind)
+    .where('doc_count', '>', 0)
+    .orderBy('doc_count', 'desc')
+    .orderBy('key')
+    .limit(BOOKMARK_GROUP_COUNT);
 }
 
 /** Each user's bookmarks; every query has the owner in its WHERE. */
 export function createBookmarksStore(db: Kysely<Database>) {
   const selectRow = (from: Db) => from.selectFrom('bookmarks').select(['id', ...BOOKMARK_COLUMNS]);
+
+  /** Every bookmark that is new to the owner, in one transaction; the rows written, in the order given. */
+  async function insertMany(ownerId: string, bookmarks: NewBookmark[]): Promise<BookmarkRow[]> {
+    return db.transaction().execute(async (trx) => {
+      const counts: FacetCounts = new Map();
+      const known = await spellings(trx, ownerId, bookmarks.flatMap((bookmark) => bookmark.tags));
+      const rows = await insertNew(trx, ownerId, bookmarks, known, counts);
+      await writeCounts(trx, ownerId, counts);
+      return rows;
+    });
+  }
 
   return {
     get(ownerId: string, id: number): Promise<BookmarkRow | undefined> {
@@ -65,33 +105,11 @@ export function createBookmarksStore(db: Kysely<Database>) {
 
     /** The new row, or undefined when the owner already has this link. */
     async insert(ownerId: string, bookmark: NewBookmark): Promise<BookmarkRow | undefined> {
-      return db.transaction().execute(async (trx) => {
-        const counts: FacetCounts = new Map();
-        const id = await insertOne(trx, ownerId, bookmark, counts, await spellings(trx, ownerId, bookmark.tags));
-        if (id === undefined) return undefined;
-        await writeCounts(trx, ownerId, counts);
-        return selectRow(trx).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirstOrThrow();
-      });
+      const [row] = await insertMany(ownerId, [bookmark]);
+      return row;
     },
 
-    /** Every bookmark that is new to the owner, in one transaction; the rows written, in file order. */
-    async insertMany(ownerId: string, bookmarks: NewBookmark[]): Promise<BookmarkRow[]> {
-      return db.transaction().execute(async (trx) => {
-        const counts: FacetCounts = new Map();
-        const known = await spellings(trx, ownerId, bookmarks.flatMap((bookmark) => bookmark.tags));
-        const ids: number[] = [];
-        for (const bookmark of bookmarks) {
-          const id = await insertOne(trx, ownerId, bookmark, counts, known);
-          if (id !== undefined) ids.push(id);
-        }
-        await writeCounts(trx, ownerId, counts);
-        const rows: BookmarkRow[] = [];
-        for (let start = 0; start < ids.length; start += 500) {
-          rows.push(...(await selectRow(trx).where('owner_id', '=', ownerId).where('id', 'in', ids.slice(start, start + 500)).orderBy('id').execute()));
-        }
-        return rows;
-      });
-    },
+    insertMany,
 
     /**
      * Replaces the fields; `missing` when the bookmark is not the owner's, `duplicate` when
@@ -114,7 +132,7 @@ export function createBookmarksStore(db: Kysely<Database>) {
         const fields = rowFields(input);
         await trx.updateTable('bookmarks').set({ ...fields, update_date: updateDate }).where('owner_id', '=', ownerId).where('id', '=', id).execute();
         await trx.deleteFrom('bookmark_tags').where('bookmark_id', '=', id).where('owner_id', '=', ownerId).execute();
-        await insertTags(trx, ownerId, id, input.tags, Number(old.create_date));
+        await insertTags(trx, tagRows(ownerId, id, input.tags, Number(old.create_date)));
         const counts: FacetCounts = new Map();
         count(counts, old.host, oldTags, -1);
         count(counts, fields.host, input.tags, 1);
@@ -156,7 +174,7 @@ export function createBookmarksStore(db: Kysely<Database>) {
             .where('owner_id', '=', ownerId)
             .where('id', '=', id)
             .execute();
-          await insertTags(trx, ownerId, id, [tag], Number(row.create_date));
+          await insertTags(trx, tagRows(ownerId, id, [tag], Number(row.create_date)));
           count(counts, null, [tag], 1);
           changed.push(id);
         }
@@ -176,12 +194,8 @@ export function createBookmarksStore(db: Kysely<Database>) {
       return tagCounts(db, ownerId);
     },
 
-    /**
-     * How many bookmarks the list's filter matches. Without dates it is read from the kept counts
-     * (one short read, however many bookmarks); a date range counts the rows of its index range.
-     */
-    async total(ownerId: string, filter: ListFilter): Promise<number> {
-      if (filter.from === undefined && filter.until === undefined) return facetTotal(db, ownerId, filter.tag);
+    /** How many of the owner's bookmarks (with the tag, when given) were created within the range: the rows of its index range. */
+    async countInRange(ownerId: string, filter: ListFilter): Promise<number> {
       const range = <Q extends { where: (column: 'create_date', op: '>=' | '<', value: number) => Q }>(query: Q) => {
         let bounded = query;
         if (filter.from !== undefined) bounded = bounded.where('create_date', '>=', filter.from);
@@ -223,22 +237,43 @@ export function createBookmarksStore(db: Kysely<Database>) {
       return query.orderBy('create_date', 'desc').orderBy('id', 'desc').limit(limit).execute();
     },
 
-    /** The owner's most used hosts and tags over the whole collection. */
-    async groups(ownerId: string): Promise<{ host_groups: BookmarkGroup[]; tag_groups: BookmarkGroup[] }> {
-      const top = (kind: 'host' | 'tag') =>
+    /**
+     * The list's header from the kept counts, in one read (each read is a round trip to
+     * PostgreSQL): the owner's most used hosts and tags over the whole collection, and the number
+     * of bookmarks, or of those with `tag`, which comes back spelled as the owner's bookmarks spell
+     * it (tags compare case-insensitively).
+     */
+    async summary(ownerId: string, tag?: string): Promise<ListSummary> {
+      const counted =
+        tag === undefined
+          ? db.selectFrom('bookmark_facets').where('owner_id', '=', ownerId).where('kind', '=', 'all').where('key', '=', '')
+          : db
+              .selectFrom('bookmark_facets')
+              .where('owner_id', '=', ownerId)
+              .where('kind', '=', 'tag')
+              .where('folded', '=', foldTag(tag))
+              .where('doc_count', '>', 0);
+      // Each part is ranked within itself: a union keeps no order of its own.
+      const part = (name: 'host' | 'tag' | 'total', query: ReturnType<typeof topGroupsQuery>) =>
         db
-          .selectFrom('bookmark_facets')
-          .select(['key', 'doc_count'])
-          .where('owner_id', '=', ownerId)
-          .where('kind', '=', kind)
-          .where('doc_count', '>', 0)
-          .orderBy('doc_count', 'desc')
-          .orderBy('key')
-          .limit(BOOKMARK_GROUP_COUNT)
-          .execute();
-      const [hosts, tags] = await Promise.all([top('host'), top('tag')]);
-      const groups = (rows: Array<{ key: string; doc_count: number }>) => rows.map((row) => ({ key: row.key, doc_count: Number(row.doc_count) }));
-      return { host_groups: groups(hosts), tag_groups: groups(tags) };
+          .selectFrom(query.as(name))
+          .select(['key', 'doc_count', sql.lit(name).as('part'), sql<number>`row_number() over (order by doc_count desc, key)`.as('rank')]);
+      const rows = await part('host', topGroupsQuery(db, ownerId, 'host'))
+        .unionAll(part('tag', topGroupsQuery(db, ownerId, 'tag')))
+        .unionAll(part('total', counted.select(['key', 'doc_count']).orderBy('doc_count', 'desc').limit(1)))
+        .execute();
+      const groups = (name: 'host' | 'tag') =>
+        rows
+          .filter((row) => row.part === name)
+          .sort((a, b) => Number(a.rank) - Number(b.rank))
+          .map((row) => ({ key: row.key, doc_count: Number(row.doc_count) }));
+      const total = rows.find((row) => row.part === 'total');
+      return {
+        host_groups: groups('host'),
+        tag_groups: groups('tag'),
+        total: Number(total?.doc_count ?? 0),
+        tag: tag === undefined ? undefined : (total?.key ?? tag),
+      };
     },
 
     /** Every bookmark of the owner, oldest first (`create_date`, then id), a page at a time (for the export). */

@@ -16,13 +16,13 @@ import {
   type Catalogue,
   catalogueReads,
   formatFilter,
-  indexedText,
   libraryFolderRead,
   libraryFolderWrite,
   newCatalogueVersion,
   RANKED_MATCH_LIMIT,
   ranksTitleMatchesFirst,
 } from './books.search.ts';
+import { indexedText } from './indexed-text.ts';
 import { libraryFolderTracker } from './library-folder.ts';
 
 const COLUMNS = BOOK_COLUMNS.join(', ');

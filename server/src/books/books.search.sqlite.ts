@@ -18,15 +18,15 @@ import {
   type CatalogueQuery,
   catalogueReads,
   formatFilter,
-  indexedText,
   libraryFolderRead,
   libraryFolderWrite,
   newCatalogueVersion,
   RANKED_MATCH_LIMIT,
   ranksTitleMatchesFirst,
 } from './books.search.ts';
+import { indexedText } from './indexed-text.ts';
 import { libraryFolderTracker } from './library-folder.ts';
-import { createSearchPool, type SearchPoolOptions } from './search-pool.ts';
+import { createSearchPool } from './search-pool.ts';
 import type { SearchPlan } from './search-plan.ts';
 
 const COLUMNS = BOOK_COLUMNS.join(', ');
@@ -188,8 +188,8 @@ export function searchPlan(query: CatalogueQuery, { withIdentifier = false } = {
   };
 }
 
-export function createSqliteCatalogue(db: Kysely<Database>, file: string, searchPool: SearchPoolOptions = {}): Catalogue {
-  const pool = createSearchPool(file, searchPool);
+export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catalogue {
+  const pool = createSearchPool(file);
   return {
     ...catalogueReads(db),
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { identifierKey } from './book-row.ts';
-import { catalogueQuery, pathInLibrary, typedIdentifier } from './books.search.ts';
+import { catalogueQuery, typedIdentifier } from './books.search.ts';
+import { pathInLibrary } from './indexed-text.ts';
 import { searchPlan } from './books.search.sqlite.ts';
 
 describe('the part of a path below its Calibre library', () => {

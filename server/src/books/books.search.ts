@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { BookQuery, BookSearchField, CatalogueBook } from '../../../contract/books.ts';
+import type { SearchIndexStatus } from '../../../contract/health.ts';
 import type { Database } from '../storage/schema.ts';
 import { BOOK_FORMATS } from '../../../contract/books.ts';
-import { htmlText, keyWords, searchTerms } from '../search/search-text.ts';
+import { keyWords, searchTerms } from '../search/search-text.ts';
 import { settingDelete, settingsStore, settingWrite } from '../storage/settings.store.ts';
 import { BOOK_COLUMNS, type BookColumn, type BookRow, fromRow } from './book-row.ts';
 
@@ -28,6 +29,8 @@ export interface Catalogue {
    * load that throws changes nothing. `replace` empties the catalogue first.
    */
   load<T>(mode: 'update' | 'replace', load: (write: (book: CatalogueBook) => Promise<void>) => Promise<T>): Promise<T>;
+  /** How far the word index is (word-index/), when searches use one. */
+  indexStatus?(): SearchIndexStatus;
   /** Lets go of what the catalogue holds beside the storage (SQLite's search workers). */
   close(): Promise<void>;
 }
@@ -87,38 +90,6 @@ export const libraryFolderRead = (db: Kysely<Database>) =>
 /** The format filter, on the books' format bits (book-row.ts): nothing for any format. */
 export const formatFilter = (format: CatalogueQuery['format'], column: 'format_mask' | 'b.format_mask' = 'format_mask') =>
   format === '' ? sql.raw('') : sql`and ${sql.raw(column)} & ${1 << BOOK_FORMATS.indexOf(format)} != 0`;
-
-/**
- * The text each search field indexes: the comment without its markup, every file path of the
- * book below its library folder. Each engine then reduces it to words (see search-text.ts).
- *
- * Tags and series are words of the comment field, the text about the book: the four fields of the
- * spec's search settings stay as they are, and a search of all of them finds a book by its tags and
- * series (issue 13). Both engines index the comment field apart from titles and authors, so these
- * words cost nothing to the default title search.
- */
-export function indexedText(book: CatalogueBook): Record<BookSearchField, string> {
-  const files = book.formats.length > 0 ? book.formats : [book.path];
-  const about = [book.comment ? htmlText(book.comment) : '', ...book.tags, book.series ?? ''];
-  return {
-    title: book.title,
-    author: book.author,
-    comment: about.filter(Boolean).join(' '),
-    file_path: files.map((file) => pathInLibrary(file, book.id)).join(' '),
-  };
-}
-
-/**
- * The part of a file's path below its Calibre library: the library's own folders
- * ("/home/…/Calibre Library") are in every book's paths, so their words would match every book.
- * Calibre keeps each book's files in `<library>/<author>/<title> (<id>)/`, so a path whose folder
- * ends with the book's id names its library two folders further up. A path of another shape
- * (metadata.db's are relative already; the CSV has format extensions) is indexed whole.
- */
-export function pathInLibrary(file: string, bookId: string): string {
-  const parts = file.split(/[\\/]/);
-  return parts.length > 3 && parts.at(-2)!.endsWith(` (${bookId})`) ? parts.slice(-3).join('/') : file;
-}
 
 const MAX_IDENTIFIER_KEY = 64;
 

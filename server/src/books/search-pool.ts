@@ -6,8 +6,6 @@ type Reply = { id: number; result?: SearchAnswer; error?: string };
 type Pending = { resolve(result: SearchAnswer): void; reject(error: Error): void };
 
 export type SearchPoolOptions = {
-  /** Start the workers now rather than at the first search, which would wait for them (a second or so). */
-  eager?: boolean;
   size?: number;
 };
 
@@ -19,7 +17,7 @@ export type SearchPoolOptions = {
  */
 export function createSearchPool(
   file: string,
-  { eager = false, size = Math.max(1, Math.min(3, os.availableParallelism() - 1)) }: SearchPoolOptions = {},
+  { size = Math.max(1, Math.min(3, os.availableParallelism() - 1)) }: SearchPoolOptions = {},
 ) {
   const waiting: Array<{ plan: SearchPlan } & Pending> = [];
   const idle: Worker[] = [];
@@ -70,7 +68,6 @@ export function createSearchPool(
   const fill = () => {
     while (workers.length < size) workers.push(start());
   };
-  if (eager) fill();
 
   return {
     search(plan: SearchPlan): Promise<SearchAnswer> {

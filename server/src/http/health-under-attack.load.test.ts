@@ -25,7 +25,7 @@ describe('health under attack', () => {
     await server.stop();
   });
 
-  /** Health probed one after another; every probe answers, and nine in ten within the budget (the machine is shared). */
+  /** Health probed one after another; every probe answers within the budget. */
   async function expectHealthFast() {
     const times: number[] = [];
     for (let i = 0; i < PROBES; i += 1) {
@@ -34,9 +34,7 @@ describe('health under attack', () => {
       times.push(reply.ms);
       await sleep(20);
     }
-    times.sort((a, b) => a - b);
-    const p90 = times[Math.floor(PROBES * 0.9)]!;
-    expect(p90, `health times (ms): ${times.map(Math.round).join(' ')}`).toBeLessThanOrEqual(HEALTH_BUDGET_MS);
+    expect(Math.max(...times), `health times (ms): ${times.map(Math.round).join(' ')}`).toBeLessThanOrEqual(HEALTH_BUDGET_MS);
   }
 
   it(`answers while ${2 * MAX_CONNECTIONS} connections send a login body a byte a second, twice the cap`, async () => {

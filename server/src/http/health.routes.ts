@@ -2,14 +2,14 @@ import { sql } from 'kysely';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorReply } from '../../../contract/errors.ts';
-import { HealthReply } from '../../../contract/health.ts';
+import { HealthReply, type SearchIndexStatus } from '../../../contract/health.ts';
 import { AppError } from '../errors.ts';
 import type { LibraryWatcher } from '../books/library/library.watcher.ts';
 import type { Storage } from '../storage/database.ts';
 
-type Options = { storage: Storage; library: Pick<LibraryWatcher, 'status'> | null };
+type Options = { storage: Storage; library: Pick<LibraryWatcher, 'status'> | null; catalogue: { indexStatus(): SearchIndexStatus | undefined } };
 
-export const healthRoutes: FastifyPluginAsync<Options> = async (app, { storage, library }) => {
+export const healthRoutes: FastifyPluginAsync<Options> = async (app, { storage, library, catalogue }) => {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/health',
     {
@@ -26,7 +26,13 @@ export const healthRoutes: FastifyPluginAsync<Options> = async (app, { storage, 
         request.log.error({ err: error }, 'storage is not answering');
         throw new AppError(503, 'Storage is not answering');
       }
-      return { status: 'ok' as const, storage: storage.dialect, ...(library ? { library: library.status() } : {}) };
+      const searchIndex = catalogue.indexStatus();
+      return {
+        status: 'ok' as const,
+        storage: storage.dialect,
+        ...(library ? { library: library.status() } : {}),
+        ...(searchIndex ? { search_index: searchIndex } : {}),
+      };
     },
   );
 };

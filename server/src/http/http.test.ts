@@ -25,7 +25,7 @@ describe.each(testDialects)('http surface on %s', (dialect) => {
   it('reports health with the storage in use', async () => {
     const response = await t.app.inject({ url: '/api/health' });
     expect(response.statusCode).toBe(200);
-    expect(HealthReply.parse(response.json())).toEqual({ status: 'ok', storage: dialect });
+    expect(HealthReply.parse(response.json())).toEqual({ status: 'ok', storage: dialect, search_index: { state: 'idle' } });
   });
 
   it('describes the API from the route schemas', async () => {

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { CurrentSchemaPostgresDialect } from './current-schema-introspector.ts';
 import { migrationProvider } from './migration-provider.ts';
 import { nodeSqliteDatabase } from './node-sqlite.ts';
+import { pgTypes } from './pg-types.ts';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -30,12 +31,6 @@ export type StorageOptions = {
   databaseUrl?: string | undefined;
   /** PostgreSQL schema to work in; tests give each file its own. */
   postgresSchema?: string | undefined;
-};
-
-// BIGINT columns hold epoch milliseconds, well inside Number's exact range.
-const pgTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 /**

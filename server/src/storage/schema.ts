@@ -95,6 +95,7 @@ export interface BooksTable {
 
 /** A provider account (auth/oidc/) linked to a user: found by issuer and subject at every sign-in. */
 export interface OidcIdentitiesTable {
+  id: string;
   issuer: string;
   subject: string;
   user_id: string;

@@ -98,6 +98,34 @@ describe.each(testDialects)('storage on %s', (dialect) => {
     }
   });
 
+  it('gives each provider account linked before 0017 an id of its own, and keeps issuer and subject unique', async () => {
+    const database = await createTestDatabase(dialect);
+    const old = await openStorage(database);
+    try {
+      const migrator = new Migrator({
+        db: old.db,
+        provider: migrationProvider(dialect),
+        ...(database.postgresSchema ? { migrationTableSchema: database.postgresSchema } : {}),
+      });
+      expect((await migrator.migrateTo('0016-app-passwords')).error).toBeUndefined();
+      await sql`insert into users (id, email, display_name, created_at, updated_at) values ('u1', 'a@example.org', 'A', 1, 1)`.execute(old.db);
+      await sql`insert into oidc_identities (issuer, subject, user_id, created_at, last_sign_in_at)
+        values ('https://accounts.google.com', 's1', 'u1', 5, 6), ('https://id.example.org', 's1', 'u1', 7, 8)`.execute(old.db);
+      await migrate(old);
+      const rows = await old.db.selectFrom('oidc_identities').selectAll().orderBy('created_at').execute();
+      expect(rows).toEqual([
+        { id: expect.any(String), issuer: 'https://accounts.google.com', subject: 's1', user_id: 'u1', created_at: 5, last_sign_in_at: 6 },
+        { id: expect.any(String), issuer: 'https://id.example.org', subject: 's1', user_id: 'u1', created_at: 7, last_sign_in_at: 8 },
+      ]);
+      expect(rows[0]!.id).not.toBe(rows[1]!.id);
+      const again = { id: 'another', issuer: 'https://id.example.org', subject: 's1', user_id: 'u1', created_at: 9, last_sign_in_at: 9 };
+      await expect(old.db.insertInto('oidc_identities').values(again).execute()).rejects.toThrow();
+    } finally {
+      await old.close();
+      await database.drop();
+    }
+  });
+
   it('leaves nothing of a migration that fails halfway', async () => {
     const failing = new Migrator({
       db: storage.db,

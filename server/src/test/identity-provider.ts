@@ -38,6 +38,12 @@ export async function startTestIdentityProvider(options: TestIdentityProviderOpt
   const handleProtocol = provider.callback();
 
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    // A browser asks for the icon of the popup's page; a 404 would be a console error in the app's e2e tests.
+    if (request.url === '/favicon.ico') {
+      response.statusCode = 204;
+      response.end();
+      return;
+    }
     const interaction = request.url?.match(/^\/interaction\/([\w-]+)$/);
     if (!interaction) {
       handleProtocol(request, response);

@@ -66,7 +66,8 @@ export async function buildTestApp(
     env = {},
     clock = manualClock(),
     logger,
-  }: { env?: Record<string, string>; clock?: ManualClock; logger?: AppOptions['logger'] } = {},
+    wordIndex = 'wait',
+  }: { env?: Record<string, string>; clock?: ManualClock; logger?: AppOptions['logger']; wordIndex?: AppOptions['wordIndex'] } = {},
 ): Promise<TestApp> {
   const storage = await openTestStorage(database);
   const schedulerRuns = followSchedulerRuns();
@@ -77,6 +78,7 @@ export async function buildTestApp(
     logger,
     webDist: database.dataDir,
     startSearchWorkers: false,
+    wordIndex,
     onNoticeRun: schedulerRuns.onRun,
   });
   return {

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.ts';
 
 export type IdentityRow = Database['oidc_identities'];
 
-/** Provider accounts linked to users, found by issuer and subject. */
+/** Provider accounts linked to users: found by issuer and subject at sign-in, listed and unlinked by their owner. */
 export function createIdentitiesStore(db: Kysely<Database>) {
   return {
     find(issuer: string, subject: string) {
@@ -18,8 +19,21 @@ export function createIdentitiesStore(db: Kysely<Database>) {
     issuers() {
       return db.selectFrom('oidc_identities').select(['user_id', 'issuer']).execute();
     },
-    async insert(row: IdentityRow): Promise<void> {
-      await db.insertInto('oidc_identities').values(row).execute();
+    /** The user's linked provider accounts, oldest first. */
+    ofUser(userId: string) {
+      return db
+        .selectFrom('oidc_identities')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    },
+    async insert(row: Omit<IdentityRow, 'id'>): Promise<void> {
+      await db
+        .insertInto('oidc_identities')
+        .values({ id: randomUUID(), ...row })
+        .execute();
     },
     async touch(issuer: string, subject: string, at: number): Promise<void> {
       await db
@@ -28,6 +42,11 @@ export function createIdentitiesStore(db: Kysely<Database>) {
         .where('issuer', '=', issuer)
         .where('subject', '=', subject)
         .execute();
+    },
+    /** Whether the user had the identity; another user's is left alone. */
+    async delete(userId: string, id: string): Promise<boolean> {
+      const result = await db.deleteFrom('oidc_identities').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
     },
   };
 }

@@ -8,20 +8,31 @@ import { AppError } from '../../errors.ts';
 import { setRefreshCookie } from '../refresh-cookie.ts';
 import { sessionClientOf } from '../session-client.ts';
 import type { IdentityProvider } from './identity-providers.ts';
+import { clearLinkCookie, LINK_COOKIE } from './link-cookie.ts';
+import type { LinkIntents } from './link-intents.ts';
 import type { OidcService } from './oidc.service.ts';
 import { signInRedirectOrigin } from './redirect-origin.ts';
 import { SIGN_IN_FLOW_SECONDS } from './sign-in-flow.ts';
-import { SIGN_IN_RESULT_SCRIPT, signInResultPage } from './sign-in-result-page.ts';
+import { type PopupPurpose, SIGN_IN_RESULT_SCRIPT, signInResultPage } from './sign-in-result-page.ts';
 
 export const FLOW_COOKIE = 'organiser_oidc_flow';
 const FLOW_COOKIE_PATH = '/auth/oidc';
 const resultScript = fs.readFileSync(new URL('./sign-in-result.js', import.meta.url), 'utf8');
 
-type Options = { oidc: OidcService; config: Pick<Config, 'publicUrl' | 'host' | 'port' | 'sessionDays' | 'google' | 'oidc'> };
+type Options = {
+  oidc: OidcService;
+  linkIntents: Pick<LinkIntents, 'open'>;
+  config: Pick<Config, 'publicUrl' | 'host' | 'port' | 'sessionDays' | 'google' | 'oidc'>;
+};
 
 const ProviderParams = z.strictObject({ provider: z.string() });
+const StartQuery = z.object({
+  /** Set by the profile's Link button, which has left a link intent in a cookie first (identities.routes.ts). */
+  intent: z.literal('link').optional(),
+});
+const LINK_NOT_ASKED = 'Linking took too long or was not started from your profile in this browser; please try again';
 
-export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { oidc, config }) => {
+export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { oidc, linkIntents, config }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   const origin = signInRedirectOrigin(config);
@@ -41,7 +52,7 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { oidc, confi
     return `${origin}/auth/oidc/${provider.id}/callback`;
   }
 
-  function sendResultPage(reply: FastifyReply, failure: AppError | null) {
+  function sendResultPage(reply: FastifyReply, purpose: PopupPurpose, failure: AppError | null) {
     return (
       reply
         .status(failure?.statusCode ?? 200)
@@ -49,20 +60,37 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { oidc, confi
         .header('cache-control', 'no-store')
         // The popup arrives here from the provider's origin; a stricter policy would cut it off from its opener.
         .header('cross-origin-opener-policy', 'unsafe-none')
-        .send(signInResultPage(failure?.message ?? null))
+        .send(signInResultPage(purpose, failure?.message ?? null))
     );
   }
 
-  /** Failures inside the popup end on the result page, which reports them to the login page. */
-  async function inPopup(request: FastifyRequest, reply: FastifyReply, run: () => Promise<FastifyReply>) {
+  /**
+   * Failures inside the popup end on the result page, which reports them to the page that opened
+   * it; `run` sets the purpose once it knows it.
+   */
+  async function inPopup(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    run: (popup: { purpose: PopupPurpose }) => Promise<FastifyReply>,
+  ) {
+    const popup: { purpose: PopupPurpose } = { purpose: 'sign-in' };
     try {
-      return await run();
+      return await run(popup);
     } catch (error) {
-      if (error instanceof AppError && error.statusCode < 500) return sendResultPage(reply, error);
-      request.log.warn({ err: error }, 'sign-in with an identity provider failed');
+      if (error instanceof AppError && error.statusCode < 500) return sendResultPage(reply, popup.purpose, error);
+      request.log.warn({ err: error }, `${popup.purpose} with an identity provider failed`);
       const failure = error instanceof AppError ? error : new AppError(500, 'Something went wrong; please try again');
-      return sendResultPage(reply, failure);
+      return sendResultPage(reply, popup.purpose, failure);
     }
+  }
+
+  /** The account a link popup is for, from the intent the profile's call left; a 400 when there is none for this provider. */
+  async function linkAsked(request: FastifyRequest, reply: FastifyReply, provider: IdentityProvider) {
+    const intent = await linkIntents.open(request.cookies[LINK_COOKIE]);
+    // An intent is used once, whatever the outcome.
+    clearLinkCookie(reply);
+    if (!intent || intent.provider !== provider.id) throw new AppError(400, LINK_NOT_ASKED);
+    return { userId: intent.userId, sessionId: intent.sessionId };
   }
 
   routes.get(
@@ -70,15 +98,19 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { oidc, confi
     {
       schema: {
         tags: ['auth'],
-        summary: 'Opens a sign-in popup: redirects to the identity provider',
+        summary:
+          'Opens a sign-in popup: redirects to the identity provider. With `intent=link`, the popup links the provider to the account that asked (`POST /api/users/me/identities`) instead',
         params: ProviderParams,
+        querystring: StartQuery,
         response: { 302: z.null(), 404: ErrorReply },
       },
     },
     async (request, reply) => {
       const provider = oidc.provider(request.params.provider);
-      return inPopup(request, reply, async () => {
-        const { location, flowToken } = await oidc.start(provider, redirectUri(provider));
+      return inPopup(request, reply, async (popup) => {
+        if (request.query.intent === 'link') popup.purpose = 'link';
+        const link = popup.purpose === 'link' ? await linkAsked(request, reply, provider) : undefined;
+        const { location, flowToken } = await oidc.start(provider, redirectUri(provider), link);
         reply.setCookie(FLOW_COOKIE, flowToken, {
           path: FLOW_COOKIE_PATH,
           httpOnly: true,
@@ -97,22 +129,25 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { oidc, confi
     {
       schema: {
         tags: ['auth'],
-        summary: "The identity provider's redirect: signs in, sets the refresh cookie, and tells the opener",
+        summary:
+          "The identity provider's redirect: signs in and sets the refresh cookie, or links the provider to the account that asked, and tells the opener",
         params: ProviderParams,
         response: { 404: ErrorReply },
       },
     },
     async (request, reply) => {
       const provider = oidc.provider(request.params.provider);
-      return inPopup(request, reply, async () => {
+      return inPopup(request, reply, async (popup) => {
         const flowToken = request.cookies[FLOW_COOKIE];
         // A flow is used once, whatever its outcome.
         reply.clearCookie(FLOW_COOKIE, { path: FLOW_COOKIE_PATH });
+        const flow = await oidc.flowOf(provider, flowToken);
+        if (flow.link) popup.purpose = 'link';
         const callbackUrl = new URL(redirectUri(provider));
         callbackUrl.search = new URL(request.url, 'http://callback').search;
-        const signedIn = await oidc.finish(provider, callbackUrl, flowToken, sessionClientOf(request));
-        setRefreshCookie(request, reply, signedIn.refreshToken, config.sessionDays);
-        return sendResultPage(reply, null);
+        const finished = await oidc.finish(provider, callbackUrl, flow, sessionClientOf(request));
+        if (!finished.linked) setRefreshCookie(request, reply, finished.signedIn.refreshToken, config.sessionDays);
+        return sendResultPage(reply, popup.purpose, null);
       });
     },
   );

@@ -4,23 +4,28 @@ import { AppError, notFound } from '../../errors.ts';
 import type { UserEvents } from '../../users/user-events.ts';
 import type { AuthService, SignedIn } from '../auth.service.ts';
 import type { SessionClient } from '../session-client.ts';
+import type { IdentitiesService } from './identities.service.ts';
 import type { IdentityProvider, IdentityProviders } from './identity-providers.ts';
 import { profileFromClaims } from './profile-claims.ts';
 import type { ProviderAccounts } from './provider-accounts.ts';
-import type { SignInFlows } from './sign-in-flow.ts';
+import type { SignInFlow, SignInFlows } from './sign-in-flow.ts';
 
 const SCOPE = 'openid email profile';
+
+/** What the popup's flow ended in: a session to hand to the opener, or a provider linked to the user who asked. */
+export type Finished = { linked: false; signedIn: SignedIn } | { linked: true };
 
 type Dependencies = {
   providers: IdentityProviders;
   flows: SignInFlows;
   accounts: ProviderAccounts;
+  identities: Pick<IdentitiesService, 'link'>;
   auth: AuthService;
   events: UserEvents;
 };
 
 /** The authorization-code flow with PKCE, state and nonce, from the redirect to the provider to a session. */
-export function createOidcService({ providers, flows, accounts, auth, events }: Dependencies) {
+export function createOidcService({ providers, flows, accounts, identities, auth, events }: Dependencies) {
   return {
     provider(id: string): IdentityProvider {
       const provider = providers.get(id as IdentityProviderId);
@@ -28,14 +33,19 @@ export function createOidcService({ providers, flows, accounts, auth, events }: 
       return provider;
     },
 
-    /** Where to send the browser, and the sealed flow it must bring back to the callback. */
-    async start(provider: IdentityProvider, redirectUri: string): Promise<{ location: string; flowToken: string }> {
+    /** Where to send the browser, and the sealed flow it must bring back to the callback; `link` when it links rather than signs in. */
+    async start(
+      provider: IdentityProvider,
+      redirectUri: string,
+      link?: SignInFlow['link'],
+    ): Promise<{ location: string; flowToken: string }> {
       const configuration = await reach(provider, provider.discover());
-      const flow = {
+      const flow: SignInFlow = {
         provider: provider.id,
         state: client.randomState(),
         nonce: client.randomNonce(),
         codeVerifier: client.randomPKCECodeVerifier(),
+        ...(link && { link }),
       };
       const location = client.buildAuthorizationUrl(configuration, {
         redirect_uri: redirectUri,
@@ -48,17 +58,20 @@ export function createOidcService({ providers, flows, accounts, auth, events }: 
       return { location: location.href, flowToken: await flows.seal(flow) };
     },
 
-    /** `callbackUrl` is the redirect URI with the provider's reply in its query. */
-    async finish(
-      provider: IdentityProvider,
-      callbackUrl: URL,
-      flowToken: string | undefined,
-      device: SessionClient,
-    ): Promise<SignedIn> {
+    /** The flow this browser started with this provider; a 400 when there is none. */
+    async flowOf(provider: IdentityProvider, flowToken: string | undefined): Promise<SignInFlow> {
       const flow = await flows.open(flowToken);
       if (!flow || flow.provider !== provider.id) {
         throw new AppError(400, 'This sign-in took too long or was not started in this browser; please try again');
       }
+      return flow;
+    },
+
+    /**
+     * `callbackUrl` is the redirect URI with the provider's reply in its query. A sign-in ends in a
+     * session; a link adds the provider account to the user who asked for it, and signs no one in.
+     */
+    async finish(provider: IdentityProvider, callbackUrl: URL, flow: SignInFlow, device: SessionClient): Promise<Finished> {
       if (callbackUrl.searchParams.get('state') !== flow.state) {
         throw new AppError(400, 'This sign-in could not be verified (its state does not match); please try again');
       }
@@ -79,9 +92,14 @@ export function createOidcService({ providers, flows, accounts, auth, events }: 
         idClaims.email === undefined
           ? await reach(provider, client.fetchUserInfo(configuration, tokens.access_token, idClaims.sub))
           : {};
-      const user = await accounts.signIn(provider, profileFromClaims({ ...userInfo, ...idClaims }));
+      const profile = profileFromClaims({ ...userInfo, ...idClaims });
+      if (flow.link) {
+        await identities.link(flow.link, provider, profile);
+        return { linked: true };
+      }
+      const user = await accounts.signIn(provider, profile);
       await events.publish(user.id);
-      return auth.signInAs(user, device);
+      return { linked: false, signedIn: await auth.signInAs(user, device) };
     },
   };
 }

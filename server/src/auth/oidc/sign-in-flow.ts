@@ -15,6 +15,8 @@ const SignInFlow = z.object({
   state: z.string(),
   nonce: z.string(),
   codeVerifier: z.string(),
+  /** Present when the popup links the provider to a signed-in account rather than signs in. */
+  link: z.object({ userId: z.string(), sessionId: z.string().nullable() }).optional(),
 });
 export type SignInFlow = z.infer<typeof SignInFlow>;
 

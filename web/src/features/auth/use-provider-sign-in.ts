@@ -3,9 +3,9 @@ import { useDispatch } from 'react-redux';
 import type { IdentityProviderId } from '../../../../contract/auth.ts';
 import { errorMessage } from '../../api/api-error.ts';
 import { useApiClient } from '../../api/api-client-context.ts';
+import { openSignInPopup, popupOutcome } from '../../lib/sign-in-popup.ts';
 import { refreshSession } from './auth.api.ts';
 import { signedIn } from './auth.slice.ts';
-import { signInThroughPopup } from './sign-in-popup.ts';
 
 /**
  * Sign-in through an identity provider's popup. On success the popup leaves the refresh cookie
@@ -26,7 +26,7 @@ export function useProviderSignIn() {
     running.current = stop;
     setBusy(true);
     setError(null);
-    const outcome = await signInThroughPopup(provider, stop.signal);
+    const outcome = await popupOutcome(openSignInPopup(`/auth/oidc/${provider}/start`), stop.signal);
     if (stop.signal.aborted) return;
     if (!outcome.ok) {
       fail(outcome.message);

@@ -8,12 +8,13 @@ import { DeleteAccountSection } from './delete-account-section.tsx';
 import { IdentityField } from './identity-field.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
+import { SignInMethodsSection } from './sign-in-methods-section.tsx';
 import { TimezoneSelect } from './timezone-select.tsx';
 
 export function ProfilePage() {
   const auth = useSelector(selectAuth);
-  // A password change signs other sessions out: the list is loaded again.
-  const [sessionsVersion, setSessionsVersion] = useState(0);
+  // A password change signs other sessions out, and a first password lets the last provider go: both lists are loaded again.
+  const [passwordChanges, setPasswordChanges] = useState(0);
   // The router shows this page only to a signed-in user.
   if (!auth.authenticated) return null;
 
@@ -48,8 +49,9 @@ export function ProfilePage() {
       </dl>
       <TimezoneSelect timezone={auth.timezone} />
       <CalendarSection />
-      <PasswordSection onChanged={() => setSessionsVersion((version) => version + 1)} />
-      <SessionsSection version={sessionsVersion} />
+      <PasswordSection onChanged={() => setPasswordChanges((changes) => changes + 1)} />
+      <SignInMethodsSection version={passwordChanges} />
+      <SessionsSection version={passwordChanges} />
       <ApiTokensSection />
       <AppPasswordsSection />
       <DeleteAccountSection email={auth.email} />

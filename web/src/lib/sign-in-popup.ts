@@ -1,4 +1,4 @@
-import { type IdentityProviderId, SignInResult } from '../../../../contract/auth.ts';
+import { SignInResult } from '../../../contract/auth.ts';
 
 export type PopupOutcome = { ok: true } | { ok: false; message: string };
 
@@ -10,14 +10,23 @@ const POPUP_FEATURES = 'popup,width=500,height=650';
 const CLOSED_POLL_MS = 250;
 
 /**
- * Runs the provider's sign-in in a popup. Settles with what the popup's last page posts (from
- * this origin, by that popup), or with a failure when the popup cannot open or is closed first.
- * The server has set the refresh cookie by the time success arrives.
+ * Opens the provider's popup at `url`; null when the browser blocks it. It must be called in the
+ * click's own handler: a popup opened after waiting for a call may be blocked, so a page that must
+ * call the server first opens `about:blank` and sends it on afterwards.
  */
-export function signInThroughPopup(provider: IdentityProviderId, signal: AbortSignal): Promise<PopupOutcome> {
-  const popup = window.open(`/auth/oidc/${provider}/start`, POPUP_NAME, POPUP_FEATURES);
+export function openSignInPopup(url: string): Window | null {
+  const popup = window.open(url, POPUP_NAME, POPUP_FEATURES);
+  popup?.focus();
+  return popup;
+}
+
+/**
+ * Settles with what the popup's last page posts (from this origin, by that popup), or with a
+ * failure when the popup did not open or is closed first. After a sign-in the server has set the
+ * refresh cookie by the time success arrives.
+ */
+export function popupOutcome(popup: Window | null, signal: AbortSignal): Promise<PopupOutcome> {
   if (popup === null) return Promise.resolve({ ok: false, message: POPUP_BLOCKED });
-  popup.focus();
 
   return new Promise((resolve) => {
     let closedPolls = 0;
@@ -31,7 +40,7 @@ export function signInThroughPopup(provider: IdentityProviderId, signal: AbortSi
 
     const poll = window.setInterval(() => {
       // The popup posts its result just before it closes itself: one more poll lets that message in first.
-      if (popup.closed && ++closedPolls > 1) settle({ ok: false, message: POPUP_CLOSED });
+      if (popup?.closed && ++closedPolls > 1) settle({ ok: false, message: POPUP_CLOSED });
     }, CLOSED_POLL_MS);
 
     function onAbort() {

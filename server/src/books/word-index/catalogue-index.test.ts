@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { random } from '../../../../bench/books/generate-catalogue.ts';
+import { searchWords } from '../../search/search-text.ts';
+import { catalogueIndexBuilder, type IndexedRow } from './catalogue-index.ts';
+
+/**
+ * The index across segments (65,536 books each) and both kinds of container: words in a few
+ * books (sorted lists) and words in most (bitmaps), checked against a scan of the same books.
+ * The API's tests (search-against-scan.test.ts, books.test.ts) check it against the rules.
+ */
+const BOOKS = 140_000;
+const COMMON = ['the', 'tale', 'tales', 'river'];
+const RARE = Array.from({ length: 400 }, (_, n) => `w${n}x`);
+
+function row(seq: number, title: string, comment: string): IndexedRow {
+  return {
+    seq,
+    title_words: searchWords(title).length,
+    id: String(seq),
+    title,
+    author: 'Anon',
+    comment,
+    path: '',
+    formats: seq % 3 === 0 ? '["a/b (1)/c.epub"]' : '[]',
+    format_mask: seq % 3 === 0 ? 2 : 0,
+    series: null,
+    tags: '[]',
+  };
+}
+
+describe('the catalogue index', () => {
+  const r = random(11);
+  const books = Array.from({ length: BOOKS }, (_, n) => {
+    const title = [r.pick(COMMON), ...(r.int(50) === 0 ? [r.pick(RARE)] : [])].join(' ');
+    return { seq: 3 * n + 1, title, comment: r.int(2) === 0 ? 'the sea' : r.pick(RARE) };
+  });
+  const builder = catalogueIndexBuilder();
+  for (const book of books) builder.add(row(book.seq, book.title, book.comment));
+  const index = builder.finish();
+
+  const has = (text: string, term: string) => searchWords(text).some((word) => word.startsWith(term));
+  const scan = (terms: string[], fields: Array<'title' | 'comment'>, epub: boolean) =>
+    books.filter(
+      (book) => (!epub || book.seq % 3 === 0) && terms.every((term) => fields.some((field) => has(book[field], term))),
+    );
+
+  it.each([
+    [['the'], ['title']],
+    [['tale'], ['title']],
+    [['t'], ['title', 'comment']],
+    [['w1'], ['title']],
+    [['w12x'], ['title', 'comment']],
+    [['sea', 'tales'], ['title', 'comment']],
+    [['riv', 'w3'], ['title', 'comment']],
+    [['nothing'], ['title']],
+  ] as Array<[string[], Array<'title' | 'comment'>]>)('counts %j in %j exactly, in every segment', (terms, fields) => {
+    for (const epub of [false, true]) {
+      const expected = scan(terms, fields, epub);
+      const { total, seqs } = index.search({ terms, fields, format: epub ? 'epub' : '', from: 3, size: 5 }, []);
+      expect(total).toBe(expected.length);
+      // Over 5,000 matches: newest first; fewer: with every term in the title first when other
+      // fields are searched too, then shorter titles, then catalogue order.
+      const tier = (title: string) => (fields.length > 1 && !terms.every((term) => has(title, term)) ? 1 : 0);
+      const order =
+        expected.length > 5000
+          ? expected.map((book) => book.seq).reverse()
+          : expected
+              .map((book) => ({ seq: book.seq, tier: tier(book.title), length: searchWords(book.title).length }))
+              .sort((a, b) => a.tier - b.tier || a.length - b.length || a.seq - b.seq)
+              .map((book) => book.seq);
+      expect(seqs).toEqual(order.slice(3, 8));
+    }
+  });
+
+  it('adds the identified books to the matches, whatever their words', () => {
+    const { total } = index.search({ terms: ['nothing'], fields: ['title'], format: '', from: 0, size: 5 }, [books[70_000]!.seq, 2]);
+    expect(total).toBe(1);
+  });
+});

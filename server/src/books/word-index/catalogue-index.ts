@@ -1,0 +1,163 @@
+import { BOOK_FORMATS, BOOK_SEARCH_FIELDS, type BookSearchField } from '../../../../contract/books.ts';
+import { searchWords } from '../../search/search-text.ts';
+import type { StoredBook } from '../book-row.ts';
+import { RANKED_MATCH_LIMIT, ranksTitleMatchesFirst } from '../books.search.ts';
+import { indexedText } from '../indexed-text.ts';
+import { addDoc, countDocs, docBits, type DocBits, docsOf, hasDoc, intersectInto, lastDocsOf, unionInto } from './doc-bits.ts';
+import { fieldPostingsBuilder, type FieldPostings } from './field-postings.ts';
+import { withRoom } from './growable.ts';
+
+/** What a search asks of the index: the words (each a prefix), the fields, the format and the page. */
+export type IndexQuery = {
+  terms: string[];
+  fields: BookSearchField[];
+  format: '' | (typeof BOOK_FORMATS)[number];
+  from: number;
+  size: number;
+};
+
+/** What the index reads of a book's row: its searched text, its place in the catalogue, what ranks and filters it. */
+export const INDEXED_COLUMNS = ['seq', 'title_words', 'format_mask', 'id', 'title', 'author', 'comment', 'path', 'formats', 'tags', 'series'] as const;
+export type IndexedRow = Pick<StoredBook, Exclude<(typeof INDEXED_COLUMNS)[number], 'seq'>> & { seq: number };
+
+/** The union of a prefix's words in one field is kept when it costs more than this share of the catalogue's books. */
+const KEPT_UNION_SHARE = 1 / 8;
+const KEPT_UNIONS = 64;
+
+export type CatalogueIndex = {
+  books: number;
+  /** The matching books' count (exact) and the page's books as their `seq`, ranked as books.search.ts says. */
+  search(query: IndexQuery, identified: readonly number[]): { total: number; seqs: number[] };
+};
+
+/**
+ * The catalogue's words held in memory, built from its rows in catalogue (`seq`) order: a search
+ * is unions and intersections of bitmaps and an exact count, whatever its words (docs/decisions.md,
+ * "Book search"). A prefix that expands to many books (a lone "a") is unioned once and kept.
+ */
+export function catalogueIndexBuilder() {
+  const fields = Object.fromEntries(BOOK_SEARCH_FIELDS.map((field) => [field, fieldPostingsBuilder()])) as Record<
+    BookSearchField,
+    ReturnType<typeof fieldPostingsBuilder>
+  >;
+  let seqs = new Float64Array(1024);
+  let titleWords = new Uint16Array(1024);
+  let formatMasks = new Uint8Array(1024);
+  let books = 0;
+
+  return {
+    add(row: IndexedRow) {
+      const doc = books++;
+      seqs = withRoom(seqs, books);
+      titleWords = withRoom(titleWords, books);
+      formatMasks = withRoom(formatMasks, books);
+      seqs[doc] = Number(row.seq);
+      titleWords[doc] = Math.min(Number(row.title_words), 0xffff);
+      formatMasks[doc] = Number(row.format_mask);
+      const text = indexedText({
+        ...row,
+        formats: JSON.parse(row.formats) as string[],
+        tags: JSON.parse(row.tags ?? '[]') as string[],
+        series: row.series ?? null,
+      });
+      for (const field of BOOK_SEARCH_FIELDS) fields[field].add(doc, searchWords(text[field]));
+    },
+
+    finish(): CatalogueIndex {
+      const postings = Object.fromEntries(BOOK_SEARCH_FIELDS.map((field) => [field, fields[field].finish()])) as Record<
+        BookSearchField,
+        FieldPostings
+      >;
+      const byFormat = BOOK_FORMATS.map((_, bit) => {
+        const bits = docBits(books);
+        for (let doc = 0; doc < books; doc++) if ((formatMasks[doc]! & (1 << bit)) !== 0) addDoc(bits, doc);
+        return bits;
+      });
+      formatMasks = new Uint8Array(0);
+      return catalogueIndex({ books, seqs: seqs.subarray(0, books), titleWords, postings, byFormat });
+    },
+  };
+}
+
+function catalogueIndex({
+  books,
+  seqs,
+  titleWords,
+  postings,
+  byFormat,
+}: {
+  books: number;
+  seqs: Float64Array;
+  titleWords: Uint16Array;
+  postings: Record<BookSearchField, FieldPostings>;
+  byFormat: DocBits[];
+}): CatalogueIndex {
+  const kept = new Map<string, DocBits>();
+
+  /** Adds the books that have a word starting with `term` in `field`. */
+  const addPrefix = (bits: DocBits, field: BookSearchField, term: string) => {
+    const range = postings[field].prefixRange(term);
+    if (range.first === range.last) return;
+    const key = `${field} ${term}`;
+    let union = kept.get(key);
+    if (union) {
+      kept.delete(key);
+      kept.set(key, union);
+    } else if (postings[field].postingsIn(range) > books * KEPT_UNION_SHARE) {
+      union = docBits(books);
+      postings[field].unionInto(union, range);
+      kept.set(key, union);
+      if (kept.size > KEPT_UNIONS) kept.delete(kept.keys().next().value!);
+    }
+    if (union) unionInto(bits, union);
+    else postings[field].unionInto(bits, range);
+  };
+
+  /** The books that have every term in at least one of the fields. */
+  const matching = (terms: readonly string[], fields: readonly BookSearchField[]) => {
+    let matches: DocBits | undefined;
+    for (const term of terms) {
+      const bits = docBits(books);
+      for (const field of fields) addPrefix(bits, field, term);
+      if (matches) intersectInto(matches, bits);
+      else matches = bits;
+    }
+    return matches ?? docBits(books);
+  };
+
+  const docOf = (seq: number) => {
+    let low = 0;
+    let high = books;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (seqs[middle]! < seq) low = middle + 1;
+      else high = middle;
+    }
+    return low < books && seqs[low] === seq ? low : -1;
+  };
+
+  return {
+    books,
+    search(query, identified) {
+      const matches = matching(query.terms, query.fields);
+      for (const seq of identified) {
+        const doc = docOf(seq);
+        if (doc >= 0) addDoc(matches, doc);
+      }
+      if (query.format !== '') intersectInto(matches, byFormat[BOOK_FORMATS.indexOf(query.format)]!);
+      const total = countDocs(matches);
+      if (total <= query.from) return { total, seqs: [] };
+      if (total > RANKED_MATCH_LIMIT) {
+        return { total, seqs: lastDocsOf(matches, query.from, query.size).map((doc) => seqs[doc]!) };
+      }
+      const titled = ranksTitleMatchesFirst(query) ? matching(query.terms, ['title']) : undefined;
+      // One number a match, ordered as the tiers are: outside the title's matches, title length, catalogue order.
+      const keys = Float64Array.from(
+        docsOf(matches),
+        (doc) => (titled && !hasDoc(titled, doc) ? 2 ** 52 : 0) + titleWords[doc]! * 2 ** 32 + doc,
+      ).sort();
+      const page = keys.subarray(query.from, query.from + query.size);
+      return { total, seqs: Array.from(page, (key) => seqs[key % 2 ** 32]!) };
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import { DatabaseSync } from 'node:sqlite';
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
+import pg from 'pg';
+import { pgTypes } from '../../storage/pg-types.ts';
+import { BOOK_COLUMNS, type BookRow } from '../book-row.ts';
+import { INDEXED_COLUMNS, type IndexedRow } from './catalogue-index.ts';
+
+/** Where the word index reads the catalogue from: a structured-cloneable description, for its worker. */
+export type IndexSourceOptions = { kind: 'sqlite'; file: string } | { kind: 'postgres'; connectionString: string; options?: string };
+
+export type PageAnswer = { total: number; rows: BookRow[] } | 'stale';
+
+/**
+ * The catalogue as the word index needs it. `snapshot` reads every book in catalogue order and the
+ * version they are of, as one snapshot. `answer` runs a search of the index built at `version`
+ * and reads its page, or answers 'stale' when a load has committed since: the index's books and
+ * the rows read are then of one catalogue, which a `seq` alone (reused after a replace) cannot say.
+ */
+export type IndexSource = {
+  snapshot(add: (row: IndexedRow) => void): Promise<string>;
+  answer(version: string, identifier: string, search: (identified: number[]) => { total: number; seqs: number[] }): Promise<PageAnswer>;
+  close(): Promise<void>;
+};
+
+const VERSION = `select value from settings where key = 'books_version'`;
+const ROW_COLUMNS = INDEXED_COLUMNS.join(', ');
+const PAGE_COLUMNS = ['seq', ...BOOK_COLUMNS].join(', ');
+/** A snapshot read yields to the worker's messages after this many books. */
+const SLICE = 2000;
+
+const inOrder = (seqs: number[], rows: Array<BookRow & { seq: number }>) => {
+  const bySeq = new Map(rows.map(({ seq, ...row }) => [Number(seq), row]));
+  return seqs.map((seq) => bySeq.get(seq)!).filter(Boolean);
+};
+
+export function openIndexSource(options: IndexSourceOptions): IndexSource {
+  return options.kind === 'sqlite' ? sqliteSource(options.file) : postgresSource(options);
+}
+
+function sqliteSource(file: string): IndexSource {
+  const open = () => {
+    const connection = new DatabaseSync(file, { readOnly: true });
+    connection.exec('PRAGMA busy_timeout = 10000');
+    return connection;
+  };
+  const reader = open();
+  const version = reader.prepare(VERSION);
+  const probe = reader.prepare('select seq from books where identifier_key = ?');
+  const pages = new Map<number, ReturnType<DatabaseSync['prepare']>>();
+  const page = (count: number) => {
+    let statement = pages.get(count);
+    if (!statement) {
+      statement = reader.prepare(`select ${PAGE_COLUMNS} from books where seq in (${Array(count).fill('?').join(', ')})`);
+      pages.set(count, statement);
+    }
+    return statement;
+  };
+  const versionOf = (statement: ReturnType<DatabaseSync['prepare']>) =>
+    (statement.get() as { value: string } | undefined)?.value ?? 'none';
+
+  return {
+    async snapshot(add) {
+      // A connection of its own: the snapshot's read transaction stays open while the worker yields.
+      const connection = open();
+      try {
+        connection.exec('BEGIN');
+        const at = versionOf(connection.prepare(VERSION));
+        let read = 0;
+        for (const row of connection.prepare(`select ${ROW_COLUMNS} from books order by seq`).iterate()) {
+          add(row as IndexedRow);
+          if (++read % SLICE === 0) await yieldToEvents();
+        }
+        connection.exec('COMMIT');
+        return at;
+      } finally {
+        connection.close();
+      }
+    },
+
+    async answer(at, identifier, search) {
+      reader.exec('BEGIN');
+      try {
+        if (versionOf(version) !== at) return 'stale';
+        const identified = identifier ? (probe.all(identifier) as Array<{ seq: number }>).map((row) => row.seq) : [];
+        const { total, seqs } = search(identified);
+        const rows = seqs.length === 0 ? [] : (page(seqs.length).all(...seqs) as Array<BookRow & { seq: number }>);
+        return { total, rows: inOrder(seqs, rows) };
+      } finally {
+        reader.exec('COMMIT');
+      }
+    },
+
+    async close() {
+      reader.close();
+    },
+  };
+}
+
+function postgresSource({ connectionString, options }: Extract<IndexSourceOptions, { kind: 'postgres' }>): IndexSource {
+  const pool = new pg.Pool({ connectionString, types: pgTypes, max: 2, ...(options ? { options } : {}) });
+  return {
+    async snapshot(add) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin isolation level repeatable read read only');
+        const at = (await client.query<{ value: string }>(VERSION)).rows[0]?.value ?? 'none';
+        for (let after = 0; ; ) {
+          const { rows } = await client.query<IndexedRow>(
+            `select ${ROW_COLUMNS} from books where seq > $1 order by seq limit ${SLICE}`,
+            [after],
+          );
+          for (const row of rows) add(row);
+          if (rows.length < SLICE) break;
+          after = Number(rows.at(-1)!.seq);
+        }
+        await client.query('commit');
+        return at;
+      } catch (error) {
+        await client.query('rollback').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+
+    async answer(at, identifier, search) {
+      const identified = identifier
+        ? (await pool.query<{ seq: number }>('select seq from books where identifier_key = $1', [identifier])).rows.map((row) => row.seq)
+        : [];
+      const { total, seqs } = search(identified);
+      // The version read in the page's own statement: equal to the index's, no load has committed since it was built.
+      const { rows } = await pool.query<BookRow & { seq: number; version: string }>(
+        `select v.version, ${PAGE_COLUMNS.replace(/(\w+)/g, 'b.$1')}
+         from (select (${VERSION}) as version) v left join books b on b.seq = any($1::bigint[])`,
+        [seqs],
+      );
+      if ((rows[0]!.version ?? 'none') !== at) return 'stale';
+      return { total, rows: inOrder(seqs, rows.filter((row) => row.seq !== null).map(({ version: _, ...row }) => row)) };
+    },
+
+    close: () => pool.end(),
+  };
+}
