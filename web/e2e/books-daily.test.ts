@@ -123,7 +123,11 @@ describe('the books page in daily use, end to end', () => {
     await expect.poll(() => titles(page)).toEqual(NEWEST_FIRST);
 
     // A search replaces the listing; coming back to the page keeps the search, even an empty one.
+    // The list is cleared the moment the search is sent, so '0 books found' shows before the answer;
+    // a reload before the answer is in would save no search, and the page would list the newest books.
+    const answered = page.waitForResponse((response) => response.url().includes('keys=nothing-is-called-this'));
     await search(page, 'nothing-is-called-this');
+    expect((await answered).status()).toBe(200);
     await expect.poll(() => heading(page).innerText()).toBe('0 books found');
     await page.reload();
     await heading(page).waitFor();
