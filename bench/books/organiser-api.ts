@@ -41,3 +41,13 @@ export async function importFile(server: RunningServer, token: string, file: str
   if (response.statusCode !== 200 || reply.error_count > 0) throw new Error(`import failed: ${response.statusCode} ${text}`);
   return { seconds, books: reply.total_count };
 }
+
+/** Seconds until the server's word index holds the whole catalogue (the database answers searches while it is built). */
+export async function searchIndexBuilt(server: RunningServer, books: number): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as { search_index?: { state: string; books?: number } };
+    if (health.search_index?.state === 'ready' && health.search_index.books === books) return (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
