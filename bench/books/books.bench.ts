@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createSqliteCatalogue } from '../../server/src/books/books.search.sqlite.ts';
 import { catalogueIndexBuilder } from '../../server/src/books/word-index/catalogue-index.ts';
@@ -120,7 +121,12 @@ async function rawQueryLatencies(where: IndexSourceOptions, streams: Record<Sear
 export async function benchBooks() {
   const resultsFile = path.join(RESULTS, 'books.json');
   const report: Partial<Report> = fs.existsSync(resultsFile) ? (JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as Report) : {};
-  if (PARTS.includes('import')) Object.assign(report, await benchImports());
+  if (PARTS.includes('import')) {
+    const measured = await benchImports();
+    // A database not run this time keeps its last figures, so that PostgreSQL can be measured alone.
+    report.imports = [...(report.imports ?? []).filter((row) => !DATABASES.includes(row.database ?? 'sqlite')), ...measured.imports];
+    for (const key of ['machine', 'importFloor', 'search', 'postgresSearch'] as const) if (measured[key]) Object.assign(report, { [key]: measured[key] });
+  }
   if (PARTS.includes('calibre')) report.calibre = await compareWithCalibre(CALIBRE_SIZES, { seconds: CALIBRE_SECONDS, rounds: ROUNDS });
   fs.mkdirSync(RESULTS, { recursive: true });
   fs.writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
@@ -158,12 +164,12 @@ async function benchImports() {
     }
   }
   const floors: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < (DATABASES.includes('sqlite') ? ROUNDS : 0); round++) {
     const floor = await writeFloor(FLOOR_BOOKS);
     floors.push(floor.booksPerSecond);
     console.log(`  import floor round ${round + 1}: ${floor.books} parsed books written in-process at ${floor.booksPerSecond} books/s`);
   }
-  const importFloor = { books: FLOOR_BOOKS, rounds: ROUNDS, booksPerSecond: median(floors) };
+  const importFloor = floors.length > 0 ? { books: FLOOR_BOOKS, rounds: ROUNDS, booksPerSecond: median(floors) } : undefined;
   return { machine: machine(), imports, importFloor, search: searches.sqlite, postgresSearch: searches.postgres };
 }
 
@@ -220,7 +226,7 @@ async function benchSearch(server: RunningServer, token: string, where: IndexSou
       },
     ]),
   );
-  return { books, secondsPerRound: LOAD_SECONDS, rounds: rounds.length, indexWaitSeconds: +waitedSeconds.toFixed(1), serverMb, medians, raw };
+  return { books, measuredAt: new Date().toISOString(), loadAverage: os.loadavg().map((l) => +l.toFixed(1)), secondsPerRound: LOAD_SECONDS, rounds: rounds.length, indexWaitSeconds: +waitedSeconds.toFixed(1), serverMb, medians, raw };
 }
 
 type Report = {
@@ -265,7 +271,7 @@ function searchMarkdown(s: SearchResult, database: string) {
   return [
     `## Search, ${s.books} books, ${database} (DESIGN §6: every shape p50 ≤ 5 ms, p99 ≤ 25 ms at one client; ≥ 2,000 req/s at 50 connections)`,
     '',
-    `Medians of ${s.rounds} rounds of ${s.secondsPerRound} s each, measured once the word index held the whole catalogue (${s.indexWaitSeconds} s after the import answered; the database answers searches meanwhile). "Never repeated": a stream of one-to-three-word queries taken from titles, each asked once in the whole run (the server keeps recent results until the catalogue changes, so this is the uncached cost), over the title or over all four fields. "Repeated mix": ${MIX_QUERIES} such queries, asked once beforehand and then over and over, as a household repeats its searches. Server memory (RSS) after the rounds: ${s.serverMb} MB. The in-process floor runs 2,000 queries of each stream one at a time: the word index's search and the page's rows, as its thread does them, without HTTP or the hop to the thread (its index built in ${s.raw.buildSeconds} s in-process).`,
+    `Measured ${s.measuredAt} (load average after the rounds: ${s.loadAverage?.join(' / ')}). Medians of ${s.rounds} rounds of ${s.secondsPerRound} s each, measured once the word index held the whole catalogue (${s.indexWaitSeconds} s after the import answered; the database answers searches meanwhile). "Never repeated": a stream of one-to-three-word queries taken from titles, each asked once in the whole run (the server keeps recent results until the catalogue changes, so this is the uncached cost), over the title or over all four fields. "Repeated mix": ${MIX_QUERIES} such queries, asked once beforehand and then over and over, as a household repeats its searches. Server memory (RSS) after the rounds: ${s.serverMb} MB. The in-process floor runs 2,000 queries of each stream one at a time: the word index's search and the page's rows, as its thread does them, without HTTP or the hop to the thread (its index built in ${s.raw.buildSeconds} s in-process).`,
     '',
     '| what | p50 (ms) | p99 (ms) | req/s | errors |',
     '|---|---:|---:|---:|---:|',
