@@ -15,7 +15,7 @@ import { closedLoop } from '../lib/closed-loop.ts';
 import { currentMemoryMb, load, machine, median, peakMemoryMb, percentile } from '../lib/measure.ts';
 import { type CalibreComparison, calibreMarkdown, compareWithCalibre } from './calibre-comparison.ts';
 import { generateBooks, writeCalibreCsv, writeCalibreJson } from './generate-catalogue.ts';
-import { importFile, searchIndexBuilt, signUp } from './organiser-api.ts';
+import { importFile, searchIndexBuilt, signIn, signUp } from './organiser-api.ts';
 import { organiserSearch, reader, type SearchShape, typedQueries } from './query-stream.ts';
 
 const OUT = path.resolve(import.meta.dirname, '../out');
@@ -154,7 +154,7 @@ async function benchImports() {
             const where: IndexSourceOptions = postgres
               ? { kind: 'postgres', connectionString: postgres.url }
               : { kind: 'sqlite', file: path.join(server.dataDir, 'organiser.sqlite') };
-            searches[database] = await benchSearch(server, token, where);
+            searches[database] = await benchSearch(server, where);
           }
         } finally {
           await server.stop();
@@ -177,10 +177,11 @@ const SHAPES: SearchShape[] = ['titles', 'all fields'];
 
 type SearchResult = Awaited<ReturnType<typeof benchSearch>>;
 
-async function benchSearch(server: RunningServer, token: string, where: IndexSourceOptions) {
+async function benchSearch(server: RunningServer, where: IndexSourceOptions) {
   const books = Math.max(...SIZES);
   const waitedSeconds = await searchIndexBuilt(server, books);
   console.log(`  word index built ${waitedSeconds.toFixed(1)} s after the import answered`);
+  const token = await signIn(server);
   const streams = { titles: shapeStream('titles', 7), 'all fields': shapeStream('all fields', 8) };
   const next = { titles: reader(streams.titles.slice(2000)), 'all fields': reader(streams['all fields'].slice(2000)) };
   // The mix comes from a stream of its own, which no round reaches.
@@ -205,6 +206,8 @@ async function benchSearch(server: RunningServer, token: string, where: IndexSou
       let floorNext = 0;
       measured['floor: same framework, same bytes, no search'] = await load(floor.baseUrl, () => mix[floorNext++ % mix.length]!, { seconds: LOAD_SECONDS });
       rounds.push(measured);
+      const failed = Object.entries(measured).filter(([, r]) => r.errors > 0);
+      if (failed.length > 0) throw new Error(`search round ${round + 1}: errors in ${failed.map(([what, r]) => `${what} (${r.errors})`).join(', ')}`);
       console.log(`  search round ${round + 1}: ${Object.entries(measured).map(([what, r]) => `${what}: p50 ${r.p50} p99 ${r.p99} ms ${r.requestsPerSecond} req/s`).join('; ')}`);
     }
   } finally {
