@@ -74,7 +74,11 @@ export function catalogueIndexBuilder() {
         return bits;
       });
       // Copies of their used part: the room grown for further books would stay with the index.
-      return catalogueIndex({ books, seqs: seqs.slice(0, books), titleWords: titleWords.slice(0, books), postings, byFormat });
+      const index = catalogueIndex({ books, seqs: seqs.slice(0, books), titleWords: titleWords.slice(0, books), postings, byFormat });
+      seqs = new Float64Array(0);
+      titleWords = new Uint16Array(0);
+      formatMasks = new Uint8Array(0);
+      return index;
     },
   };
 }

@@ -163,6 +163,12 @@ export function fieldPostingsBuilder() {
         }
         containerStart[sorted + 1] = next;
       }
+      // A builder kept after its index is built (a benchmark's) keeps none of what building needed.
+      ids.clear();
+      words.length = 0;
+      lastDoc = first = latest = place = containerNext = new Int32Array(0);
+      counts = containerSegment = containerCount = containerAt = pairWords = new Uint32Array(0);
+      pairDocs = new Uint16Array(0);
       return fieldPostings({ dictionary, containerStart, segments, sizes, at, lists, bitmaps });
     },
   };
