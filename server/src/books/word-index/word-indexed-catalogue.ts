@@ -33,12 +33,7 @@ export function withWordIndex(inner: Catalogue, { source, eager = false, waitFor
 
   const start = () => {
     if (worker) return worker;
-    const started = new Worker(new URL('./index-worker.ts', import.meta.url), {
-      workerData: { source },
-      // Not the main thread's young generation (two 32 MB semi-spaces, for imports): building the
-      // index was as fast with 4 MB ones, and the index itself is typed arrays outside the heap.
-      resourceLimits: { maxYoungGenerationSizeMb: 12 },
-    });
+    const started = new Worker(new URL('./index-worker.ts', import.meta.url), { workerData: { source } });
     started.on('message', (reply: IndexReply) => {
       if (reply.type === 'building') status = { state: 'building' };
       else if (reply.type === 'build-failed') status = { state: 'failed' };
