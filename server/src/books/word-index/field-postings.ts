@@ -149,7 +149,7 @@ export function fieldPostingsBuilder() {
       flush();
       const { dictionary, order } = sortedDictionary(words);
       // The containers laid out again in the words' order: a word's are then one run, found from
-      // where it starts, and what building chained them with is let go of with the builder.
+      // where it starts, with no chain from one to the next.
       const containerStart = new Uint32Array(order.length + 1);
       const segments = new Uint16Array(containers);
       const sizes = new Uint16Array(containers);
