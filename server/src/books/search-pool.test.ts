@@ -54,4 +54,22 @@ describe('search workers', () => {
     await catalogue.close();
     await storage.close();
   });
+
+  it('end once idle, and start again for the next search', async () => {
+    const storage = await openStorage({ dataDir });
+    await migrate(storage);
+    const catalogue = createSqliteCatalogue(storage.db, storage.sqliteFile!);
+    await catalogue.load('replace', async (write) => {
+      await write(book('1', 'Les Misérables'));
+    });
+    const pool = createSearchPool(storage.sqliteFile!, { size: 2, idleMs: 200 });
+    const search = () => pool.search(searchPlan({ ...everything, terms: ['miserables'] }));
+    await Promise.all([search(), search()]);
+    expect(pool.running()).toBe(2);
+    await expect.poll(pool.running, { timeout: 5000, interval: 50 }).toBe(0);
+    expect(await search()).toEqual({ total: 1, rows: [expect.objectContaining({ id: '1' })] });
+    await pool.close();
+    await catalogue.close();
+    await storage.close();
+  });
 });

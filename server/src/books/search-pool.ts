@@ -7,6 +7,11 @@ type Pending = { resolve(result: SearchAnswer): void; reject(error: Error): void
 
 export type SearchPoolOptions = {
   size?: number;
+  /**
+   * A worker left idle this long ends, with its connection's page cache: once the word index is
+   * built it answers every search, and the next rebuild starts workers again.
+   */
+  idleMs?: number;
 };
 
 /**
@@ -17,18 +22,37 @@ export type SearchPoolOptions = {
  */
 export function createSearchPool(
   file: string,
-  { size = Math.max(1, Math.min(3, os.availableParallelism() - 1)) }: SearchPoolOptions = {},
+  { size = Math.max(1, Math.min(3, os.availableParallelism() - 1)), idleMs = 60_000 }: SearchPoolOptions = {},
 ) {
   const waiting: Array<{ plan: SearchPlan } & Pending> = [];
   const idle: Worker[] = [];
+  const retiring = new Map<Worker, NodeJS.Timeout>();
   const busy = new Map<Worker, Pending & { id: number }>();
   let workers: Worker[] = [];
   let nextId = 0;
   let closed = false;
 
+  const forget = (worker: Worker) => {
+    clearTimeout(retiring.get(worker));
+    retiring.delete(worker);
+    if (idle.includes(worker)) idle.splice(idle.indexOf(worker), 1);
+    workers = workers.filter((other) => other !== worker);
+  };
+
+  const rest = (worker: Worker) => {
+    idle.push(worker);
+    const timer = setTimeout(() => {
+      forget(worker);
+      void worker.terminate();
+    }, idleMs);
+    retiring.set(worker, timer.unref());
+  };
+
   const dispatch = () => {
     while (idle.length > 0 && waiting.length > 0) {
       const worker = idle.pop()!;
+      clearTimeout(retiring.get(worker));
+      retiring.delete(worker);
       const { plan, ...pending } = waiting.shift()!;
       const id = nextId++;
       busy.set(worker, { id, ...pending });
@@ -46,7 +70,7 @@ export function createSearchPool(
       const pending = busy.get(worker);
       if (!pending || pending.id !== reply.id) return;
       busy.delete(worker);
-      idle.push(worker);
+      rest(worker);
       if (reply.error !== undefined) pending.reject(new Error(reply.error));
       else pending.resolve(reply.result!);
       dispatch();
@@ -56,12 +80,11 @@ export function createSearchPool(
     worker.on('error', (error) => {
       busy.get(worker)?.reject(error);
       busy.delete(worker);
-      if (idle.includes(worker)) idle.splice(idle.indexOf(worker), 1);
-      workers = workers.filter((other) => other !== worker);
+      forget(worker);
       if (workers.length === 0) for (const pending of waiting.splice(0)) pending.reject(error);
     });
     worker.unref();
-    idle.push(worker);
+    rest(worker);
     return worker;
   };
 
@@ -84,8 +107,12 @@ export function createSearchPool(
       const stopped = new Error('The catalogue is closed');
       for (const pending of [...waiting.splice(0), ...busy.values()]) pending.reject(stopped);
       busy.clear();
-      await Promise.all(workers.map((worker) => worker.terminate()));
-      workers = [];
+      const stopping = workers;
+      for (const worker of stopping) forget(worker);
+      await Promise.all(stopping.map((worker) => worker.terminate()));
     },
+
+    /** The workers running now. */
+    running: () => workers.length,
   };
 }

@@ -73,8 +73,12 @@ export function catalogueIndexBuilder() {
         for (let doc = 0; doc < books; doc++) if ((formatMasks[doc]! & (1 << bit)) !== 0) addDoc(bits, doc);
         return bits;
       });
+      // Copies of their used part: the room grown for further books would stay with the index.
+      const index = catalogueIndex({ books, seqs: seqs.slice(0, books), titleWords: titleWords.slice(0, books), postings, byFormat });
+      seqs = new Float64Array(0);
+      titleWords = new Uint16Array(0);
       formatMasks = new Uint8Array(0);
-      return catalogueIndex({ books, seqs: seqs.subarray(0, books), titleWords, postings, byFormat });
+      return index;
     },
   };
 }
@@ -113,16 +117,23 @@ function catalogueIndex({
     else postings[field].unionInto(bits, range);
   };
 
-  /** The books that have every term in at least one of the fields. */
+  // A search's sets (N / 8 bytes each, a few a search) are taken from here and given back once it
+  // is answered: made anew, they were megabytes of garbage a second at a million books.
+  const spare: DocBits[] = [];
+  const take = () => spare.pop()?.fill(0) ?? docBits(books);
+
+  /** The books that have every term in at least one of the fields: a set to give back to `spare`. */
   const matching = (terms: readonly string[], fields: readonly BookSearchField[]) => {
-    let matches: DocBits | undefined;
-    for (const term of terms) {
-      const bits = docBits(books);
+    const matches = take();
+    for (const [n, term] of terms.entries()) {
+      const bits = n === 0 ? matches : take();
       for (const field of fields) addPrefix(bits, field, term);
-      if (matches) intersectInto(matches, bits);
-      else matches = bits;
+      if (bits !== matches) {
+        intersectInto(matches, bits);
+        spare.push(bits);
+      }
     }
-    return matches ?? docBits(books);
+    return matches;
   };
 
   const docOf = (seq: number) => {
@@ -136,28 +147,38 @@ function catalogueIndex({
     return low < books && seqs[low] === seq ? low : -1;
   };
 
+  /** The total of `matches` and its page, ranked. */
+  const ranked = (query: IndexQuery, identified: readonly number[], matches: DocBits) => {
+    for (const seq of identified) {
+      const doc = docOf(seq);
+      if (doc >= 0) addDoc(matches, doc);
+    }
+    if (query.format !== '') intersectInto(matches, byFormat[BOOK_FORMATS.indexOf(query.format)]!);
+    const total = countDocs(matches);
+    if (total <= query.from) return { total, seqs: [] };
+    if (total > RANKED_MATCH_LIMIT) {
+      return { total, seqs: lastDocsOf(matches, query.from, query.size).map((doc) => seqs[doc]!) };
+    }
+    const titled = ranksTitleMatchesFirst(query) ? matching(query.terms, ['title']) : undefined;
+    // One number a match, ordered as the tiers are: outside the title's matches, title length, catalogue order.
+    const keys = Float64Array.from(
+      docsOf(matches),
+      (doc) => (titled && !hasDoc(titled, doc) ? 2 ** 52 : 0) + titleWords[doc]! * 2 ** 32 + doc,
+    ).sort();
+    if (titled) spare.push(titled);
+    const page = keys.subarray(query.from, query.from + query.size);
+    return { total, seqs: Array.from(page, (key) => seqs[key % 2 ** 32]!) };
+  };
+
   return {
     books,
     search(query, identified) {
       const matches = matching(query.terms, query.fields);
-      for (const seq of identified) {
-        const doc = docOf(seq);
-        if (doc >= 0) addDoc(matches, doc);
+      try {
+        return ranked(query, identified, matches);
+      } finally {
+        spare.push(matches);
       }
-      if (query.format !== '') intersectInto(matches, byFormat[BOOK_FORMATS.indexOf(query.format)]!);
-      const total = countDocs(matches);
-      if (total <= query.from) return { total, seqs: [] };
-      if (total > RANKED_MATCH_LIMIT) {
-        return { total, seqs: lastDocsOf(matches, query.from, query.size).map((doc) => seqs[doc]!) };
-      }
-      const titled = ranksTitleMatchesFirst(query) ? matching(query.terms, ['title']) : undefined;
-      // One number a match, ordered as the tiers are: outside the title's matches, title length, catalogue order.
-      const keys = Float64Array.from(
-        docsOf(matches),
-        (doc) => (titled && !hasDoc(titled, doc) ? 2 ** 52 : 0) + titleWords[doc]! * 2 ** 32 + doc,
-      ).sort();
-      const page = keys.subarray(query.from, query.from + query.size);
-      return { total, seqs: Array.from(page, (key) => seqs[key % 2 ** 32]!) };
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { DocBits } from './doc-bits.ts';
 import { withRoom } from './growable.ts';
+import { sortedDictionary, type WordDictionary } from './word-dictionary.ts';
 
 /**
  * The books of each word of one field, kept as Roaring bitmaps keep them (Chambi, Lemire et al.,
@@ -14,7 +15,7 @@ const BITMAP_WORDS = SEGMENT >>> 5;
 const LIST_LIMIT = 4096;
 
 export type FieldPostings = {
-  /** The words' ids from `first` to `last` (exclusive) whose word starts with `prefix`. */
+  /** The places in the sorted words from `first` to `last` (exclusive) of the words that start with `prefix`. */
   prefixRange(prefix: string): { first: number; last: number };
   /** How many books the words of the range have, counted once a word (what their union costs). */
   postingsIn(range: { first: number; last: number }): number;
@@ -31,7 +32,6 @@ export function fieldPostingsBuilder() {
   const ids = new Map<string, number>();
   const words: string[] = [];
   let lastDoc = new Int32Array(1024).fill(-1);
-  let books = new Uint32Array(1024);
   let first = new Int32Array(1024).fill(-1);
   let latest = new Int32Array(1024);
   // Containers: which segment, how many books, where (list offset, or bitmap offset when over the limit), the word's next.
@@ -61,7 +61,6 @@ export function fieldPostingsBuilder() {
         const size = lastDoc.length;
         lastDoc = withRoom(lastDoc, id + 1);
         lastDoc.fill(-1, size);
-        books = withRoom(books, id + 1);
         first = withRoom(first, id + 1);
         first.fill(-1, size);
         latest = withRoom(latest, id + 1);
@@ -111,7 +110,6 @@ export function fieldPostingsBuilder() {
       if (first[id] === -1) first[id] = container;
       else containerNext[latest[id]!] = container;
       latest[id] = container;
-      books[id]! += count;
       counts[id] = 0;
     }
     for (let i = 0; i < pairs; i++) {
@@ -149,60 +147,83 @@ export function fieldPostingsBuilder() {
 
     finish(): FieldPostings {
       flush();
-      // The reader's functions share this scope: what only building needs is let go of.
-      pairWords = new Uint32Array(0);
-      pairDocs = new Uint16Array(0);
-      lastDoc = new Int32Array(0);
-      counts = new Uint32Array(0);
-      place = new Int32Array(0);
-      const order = Int32Array.from(words.keys()).sort((a, b) => (words[a]! < words[b]! ? -1 : words[a]! > words[b]! ? 1 : 0));
-      const sorted = Array.from(order, (id) => words[id]!);
+      const { dictionary, order } = sortedDictionary(words);
+      // The containers laid out again in the words' order: a word's are then one run, found from
+      // where it starts, with no chain from one to the next.
+      const containerStart = new Uint32Array(order.length + 1);
+      const segments = new Uint16Array(containers);
+      const sizes = new Uint16Array(containers);
+      const at = new Uint32Array(containers);
+      let next = 0;
+      for (const [sorted, id] of order.entries()) {
+        for (let container = first[id]!; container !== -1; container = containerNext[container]!, next++) {
+          segments[next] = containerSegment[container]!;
+          sizes[next] = containerCount[container]! - 1;
+          at[next] = containerAt[container]!;
+        }
+        containerStart[sorted + 1] = next;
+      }
+      // A builder kept after its index is built (a benchmark's) keeps none of what building needed.
       ids.clear();
       words.length = 0;
-      const lowerBound = (text: string) => {
-        let low = 0;
-        let high = sorted.length;
-        while (low < high) {
-          const middle = (low + high) >>> 1;
-          if (sorted[middle]! < text) low = middle + 1;
-          else high = middle;
-        }
-        return low;
-      };
-      return {
-        prefixRange(prefix) {
-          return { first: lowerBound(prefix), last: lowerBound(`${prefix}\uffff`) };
-        },
+      lastDoc = first = latest = place = containerNext = new Int32Array(0);
+      counts = containerSegment = containerCount = containerAt = pairWords = new Uint32Array(0);
+      pairDocs = new Uint16Array(0);
+      return fieldPostings({ dictionary, containerStart, segments, sizes, at, lists, bitmaps });
+    },
+  };
+}
 
-        postingsIn({ first: from, last }) {
-          let total = 0;
-          for (let i = from; i < last; i++) total += books[order[i]!]!;
-          return total;
-        },
+/**
+ * The reader, apart from the builder's scope so that it keeps only what it reads. A word's
+ * containers are `containerStart[place]` to `containerStart[place + 1]`; each is its segment, its
+ * size less one (a segment's 65,536 books fit in 16 bits) and where its list or bitmap starts.
+ */
+function fieldPostings({
+  dictionary,
+  containerStart,
+  segments,
+  sizes,
+  at,
+  lists,
+  bitmaps,
+}: {
+  dictionary: WordDictionary;
+  containerStart: Uint32Array;
+  segments: Uint16Array;
+  sizes: Uint16Array;
+  at: Uint32Array;
+  lists: Uint16Array[];
+  bitmaps: Uint32Array[];
+}): FieldPostings {
+  return {
+    prefixRange: (prefix) => dictionary.prefixRange(prefix),
 
-        unionInto(bits, { first: from, last }) {
-          for (let i = from; i < last; i++) {
-            for (let container = first[order[i]!]!; container !== -1; container = containerNext[container]!) {
-              const segmentOf = containerSegment[container]!;
-              const base = segmentOf << SEGMENT_BITS;
-              const at = containerAt[container]!;
-              const count = containerCount[container]!;
-              if (count > LIST_LIMIT) {
-                const word = base >>> 5;
-                const end = Math.min(BITMAP_WORDS, bits.length - word);
-                const bitmap = bitmaps[segmentOf]!;
-                for (let j = 0; j < end; j++) bits[word + j]! |= bitmap[at + j]!;
-              } else {
-                const list = lists[segmentOf]!;
-                for (let j = at; j < at + count; j++) {
-                  const doc = base + list[j]!;
-                  bits[doc >>> 5]! |= 1 << (doc & 31);
-                }
-              }
-            }
+    postingsIn({ first, last }) {
+      let total = 0;
+      for (let container = containerStart[first]!; container < containerStart[last]!; container++) total += sizes[container]! + 1;
+      return total;
+    },
+
+    unionInto(bits, { first, last }) {
+      for (let container = containerStart[first]!; container < containerStart[last]!; container++) {
+        const segment = segments[container]!;
+        const base = segment << SEGMENT_BITS;
+        const from = at[container]!;
+        const count = sizes[container]! + 1;
+        if (count > LIST_LIMIT) {
+          const word = base >>> 5;
+          const end = Math.min(BITMAP_WORDS, bits.length - word);
+          const bitmap = bitmaps[segment]!;
+          for (let j = 0; j < end; j++) bits[word + j]! |= bitmap[from + j]!;
+        } else {
+          const list = lists[segment]!;
+          for (let j = from; j < from + count; j++) {
+            const doc = base + list[j]!;
+            bits[doc >>> 5]! |= 1 << (doc & 31);
           }
-        },
-      };
+        }
+      }
     },
   };
 }
