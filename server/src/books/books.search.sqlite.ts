@@ -25,7 +25,7 @@ import {
 } from './books.search.ts';
 import { indexedText } from './indexed-text.ts';
 import { libraryFolderTracker } from './library-folder.ts';
-import { openCatalogueWriter, type WrittenBook } from './catalogue-writer.ts';
+import { type CatalogueWriter, openCatalogueWriter, type WrittenBook } from './catalogue-writer.ts';
 import { createSearchPool } from './search-pool.ts';
 import type { SearchPlan } from './search-plan.ts';
 
@@ -218,22 +218,30 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catal
      * import writes, and the books are prepared here while the ones before are inserted there.
      */
     async load(mode, load) {
-      const writer = await openCatalogueWriter({
-        file,
-        start: mode === 'replace' ? ['delete from books', ...INDEX_NAMES.map(emptyIndex)].join(';\n') : undefined,
-        read: mode === 'replace' ? undefined : libraryFolderRead(compiler).compile(),
-        ...WRITES,
-      });
-      const library = libraryFolderTracker(writer.value);
+      let writer: CatalogueWriter | undefined;
+      let library = libraryFolderTracker(undefined);
+      // Begun with the first book, so that a file refused before it costs no thread.
+      const begin = async () => {
+        writer = await openCatalogueWriter({
+          file,
+          start: mode === 'replace' ? ['delete from books', ...INDEX_NAMES.map(emptyIndex)].join(';\n') : undefined,
+          read: mode === 'replace' ? undefined : libraryFolderRead(compiler).compile(),
+          ...WRITES,
+        });
+        library = libraryFolderTracker(writer.value);
+        return writer;
+      };
       try {
         const result = await load(async (book) => {
+          const begun = writer ?? (await begin());
           library.add(book);
-          await writer.write(writtenBook(book));
+          await begun.write(writtenBook(book));
         });
-        await writer.commit([libraryFolderWrite(compiler, library.folder).compile(), newCatalogueVersion(compiler).compile()]);
+        const begun = writer ?? (await begin());
+        await begun.commit([libraryFolderWrite(compiler, library.folder).compile(), newCatalogueVersion(compiler).compile()]);
         return result;
       } catch (error) {
-        await writer.rollback();
+        await writer?.rollback();
         throw error;
       }
     },

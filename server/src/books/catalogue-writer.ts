@@ -30,11 +30,20 @@ export type FromWriter =
 
 /** Books sent at once: a message costs about as much as a few books' values. */
 const BOOKS_PER_MESSAGE = 256;
+/** Nor more text than this at once, whatever the books' size (a record may be 4 MB). */
+const CHARACTERS_PER_MESSAGE = 512 * 1024;
 /**
  * Messages sent and not yet written: enough that the writer never waits for the next one, few
  * enough that a reader faster than the writer holds a megabyte or two of books, not the file.
  */
 const MESSAGES_AHEAD = 4;
+
+/** A book's text, about: what its message costs to copy and to hold. */
+const characters = (book: WrittenBook) => {
+  let count = 0;
+  for (const values of book) for (const value of values) if (typeof value === 'string') count += value.length;
+  return count;
+};
 
 /**
  * A catalogue load's writes on a thread of their own: SQLite writes synchronously, and on the main
@@ -47,7 +56,7 @@ export async function openCatalogueWriter(setup: WriterSetup) {
   const worker = new Worker(new URL('./catalogue-writer-worker.ts', import.meta.url), {
     workerData: setup,
     // It holds a few messages of books at a time: small heaps keep the load's memory where it was.
-    resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 },
+    resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 24 },
   });
   const replies: FromWriter[] = [];
   let stopped: Error | undefined;
@@ -83,12 +92,14 @@ export async function openCatalogueWriter(setup: WriterSetup) {
   }
 
   let batch: WrittenBook[] = [];
+  let batchCharacters = 0;
   let ahead = 0;
   const send = (message: ToWriter) => worker.postMessage(message);
   const flush = () => {
     if (batch.length === 0) return;
     send({ type: 'books', books: batch });
     batch = [];
+    batchCharacters = 0;
     ahead++;
   };
   async function caughtUp(most: number) {
@@ -105,7 +116,8 @@ export async function openCatalogueWriter(setup: WriterSetup) {
     /** Resolves at once unless the writer is MESSAGES_AHEAD messages behind; a failed write rejects a later call. */
     async write(book: WrittenBook) {
       batch.push(book);
-      if (batch.length < BOOKS_PER_MESSAGE) return;
+      batchCharacters += characters(book);
+      if (batch.length < BOOKS_PER_MESSAGE && batchCharacters < CHARACTERS_PER_MESSAGE) return;
       flush();
       await caughtUp(MESSAGES_AHEAD - 1);
     },
@@ -131,3 +143,4 @@ export async function openCatalogueWriter(setup: WriterSetup) {
     },
   };
 }
+export type CatalogueWriter = Awaited<ReturnType<typeof openCatalogueWriter>>;
