@@ -1,4 +1,3 @@
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import {
   DummyDriver,
   Kysely,
@@ -26,6 +25,7 @@ import {
 } from './books.search.ts';
 import { indexedText } from './indexed-text.ts';
 import { libraryFolderTracker } from './library-folder.ts';
+import { type CatalogueWriter, openCatalogueWriter, type WrittenBook } from './catalogue-writer.ts';
 import { createSearchPool } from './search-pool.ts';
 import type { SearchPlan } from './search-plan.ts';
 
@@ -61,20 +61,30 @@ function foldedText(book: CatalogueBook): Record<BookSearchField, string> {
   };
 }
 
-/** One index's row of a book, each field named as its column. */
-const indexRow = (name: IndexName, rowid: number, folded: Record<BookSearchField, string>) => ({
-  rowid,
-  ...Object.fromEntries(INDEXES[name].columns.map((column) => [column, folded[column]])),
-});
-
 /** Empties a contentless index at once (FTS5's own command). */
 const emptyIndex = (name: IndexName) => `insert into ${INDEXES[name].table} (${INDEXES[name].table}) values ('delete-all')`;
 
-/** The insert of one index's row, its values named as `indexRow` names them. */
-function indexInsert(name: IndexName): string {
-  const columns = INDEXES[name].columns;
-  return `insert into ${INDEXES[name].table} (rowid, ${columns.join(', ')})
-    values (:rowid, ${columns.map((column) => `:${column}`).join(', ')})`;
+/** A book's row as the writer binds it: the id first, so that `?1` names it in every statement. */
+const ROW_COLUMNS = ['id', ...STORED_COLUMN_NAMES.filter((column) => column !== 'id')] as const;
+
+/** A load's statements (catalogue-writer.ts), each bound by position. */
+const WRITES = {
+  insert: `insert into books (${ROW_COLUMNS.join(', ')})
+    values (${ROW_COLUMNS.map((_, index) => `?${index + 1}`).join(', ')}) on conflict (id) do nothing`,
+  find: 'select seq from books where id = ?1',
+  update: `update books set ${ROW_COLUMNS.map((column, index) => `${column} = ?${index + 1}`).slice(1).join(', ')} where id = ?1`,
+  unindex: INDEX_NAMES.map((name) => `delete from ${INDEXES[name].table} where rowid = ?`),
+  index: INDEX_NAMES.map((name) => {
+    const columns = INDEXES[name].columns;
+    return `insert into ${INDEXES[name].table} (rowid, ${columns.join(', ')}) values (?, ${columns.map(() => '?').join(', ')})`;
+  }),
+};
+
+/** A book as the writer is given it: its row's values, then its folded text for each index. */
+function writtenBook(book: CatalogueBook): WrittenBook {
+  const row = storedRow(book);
+  const folded = foldedText(book);
+  return [ROW_COLUMNS.map((column) => row[column]), ...INDEX_NAMES.map((name) => INDEXES[name].columns.map((column) => folded[column]))];
 }
 
 const PREFIXED_COLUMNS = sql.raw(COLUMNS.replace(/(\w+)/g, 'b.$1'));
@@ -203,65 +213,36 @@ export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catal
     close: () => pool.close(),
 
     /**
-     * On a connection of its own, so that searches (on the workers' connections) go on reading
-     * the committed catalogue (WAL) while a long import writes.
+     * Through a writer thread with a connection of its own (catalogue-writer.ts), so that searches
+     * (on the workers' connections) go on reading the committed catalogue (WAL) while a long
+     * import writes, and the books are prepared here while the ones before are inserted there.
      */
     async load(mode, load) {
-      const writer = new DatabaseSync(file);
-      writer.exec('PRAGMA busy_timeout = 10000');
-      // A larger page cache keeps the word index's pages in memory through a long import.
-      writer.exec('PRAGMA cache_size = -16384');
-      const statements = {
-        find: writer.prepare('select seq from books where id = :id'),
-        insert: writer.prepare(
-          `insert into books (${STORED_COLUMN_NAMES.join(', ')})
-           values (${STORED_COLUMN_NAMES.map((column) => `:${column}`).join(', ')})
-           on conflict (id) do nothing`,
-        ),
-        update: writer.prepare(
-          `update books set ${STORED_COLUMN_NAMES.filter((column) => column !== 'id').map((column) => `${column} = :${column}`).join(', ')}
-           where id = :id`,
-        ),
-        unindex: INDEX_NAMES.map((name) => writer.prepare(`delete from ${INDEXES[name].table} where rowid = ?`)),
-        index: INDEX_NAMES.map((name) => ({ name, statement: writer.prepare(indexInsert(name)) })),
-        newVersion: newCatalogueVersion(compiler).compile(),
-      };
-      const run = ({ sql, parameters }: { sql: string; parameters: readonly unknown[] }) =>
-        writer.prepare(sql).run(...(parameters as SQLInputValue[]));
+      let writer: CatalogueWriter | undefined;
       let library = libraryFolderTracker(undefined);
-      const write = async (book: CatalogueBook) => {
-        library.add(book);
-        const row = storedRow(book);
-        // Most books are new (all of them in a replace): try the insert first, look up only on a clash.
-        const inserted = statements.insert.run(row);
-        let seq = Number(inserted.lastInsertRowid);
-        if (inserted.changes === 0) {
-          seq = (statements.find.get({ id: row.id }) as { seq: number }).seq;
-          statements.update.run(row);
-          for (const unindex of statements.unindex) unindex.run(seq);
-        }
-        const folded = foldedText(book);
-        for (const { name, statement } of statements.index) statement.run(indexRow(name, seq, folded));
+      // Begun with the first book, so that a file refused before it costs no thread.
+      const begin = async () => {
+        writer = await openCatalogueWriter({
+          file,
+          start: mode === 'replace' ? ['delete from books', ...INDEX_NAMES.map(emptyIndex)].join(';\n') : undefined,
+          read: mode === 'replace' ? undefined : libraryFolderRead(compiler).compile(),
+          ...WRITES,
+        });
+        library = libraryFolderTracker(writer.value);
+        return writer;
       };
       try {
-        writer.exec('BEGIN IMMEDIATE');
-        if (mode === 'replace') {
-          writer.exec(['delete from books', ...INDEX_NAMES.map(emptyIndex)].join(';\n'));
-        } else {
-          const stored = libraryFolderRead(compiler).compile();
-          const row = writer.prepare(stored.sql).get(...(stored.parameters as SQLInputValue[])) as { value: string } | undefined;
-          library = libraryFolderTracker(row?.value);
-        }
-        const result = await load(write);
-        run(libraryFolderWrite(compiler, library.folder).compile());
-        run(statements.newVersion);
-        writer.exec('COMMIT');
+        const result = await load(async (book) => {
+          const begun = writer ?? (await begin());
+          library.add(book);
+          await begun.write(writtenBook(book));
+        });
+        const begun = writer ?? (await begin());
+        await begun.commit([libraryFolderWrite(compiler, library.folder).compile(), newCatalogueVersion(compiler).compile()]);
         return result;
       } catch (error) {
-        if (writer.isTransaction) writer.exec('ROLLBACK');
+        await writer?.rollback();
         throw error;
-      } finally {
-        writer.close();
       }
     },
   };

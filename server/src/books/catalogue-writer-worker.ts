@@ -1,0 +1,71 @@
+import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { FromWriter, ToWriter, WriterSetup, WrittenBook } from './catalogue-writer.ts';
+
+/**
+ * A catalogue load's writes (catalogue-writer.ts), on a connection of its own in one transaction:
+ * the books arrive as their statements' values, so that this thread only runs SQLite.
+ */
+const setup = workerData as WriterSetup;
+const writer = new DatabaseSync(setup.file);
+const post = (message: FromWriter) => parentPort!.postMessage(message);
+const values = (list: readonly unknown[]) => list as SQLInputValue[];
+
+function open() {
+  writer.exec('PRAGMA busy_timeout = 10000');
+  // A larger page cache keeps the word indexes' pages in memory through a long import.
+  writer.exec('PRAGMA cache_size = -16384');
+  const statements = {
+    insert: writer.prepare(setup.insert),
+    find: writer.prepare(setup.find),
+    update: writer.prepare(setup.update),
+    unindex: setup.unindex.map((sql) => writer.prepare(sql)),
+    index: setup.index.map((sql) => writer.prepare(sql)),
+  };
+  writer.exec('BEGIN IMMEDIATE');
+  if (setup.start) writer.exec(setup.start);
+  const read = setup.read && (writer.prepare(setup.read.sql).get(...values(setup.read.parameters)) as { value: string } | undefined);
+  return { statements, value: read?.value };
+}
+
+function write({ statements }: ReturnType<typeof open>, [row, ...indexed]: WrittenBook) {
+  // Most books are new (all of them in a replace): try the insert first, look up only on a clash.
+  const inserted = statements.insert.run(...values(row));
+  let seq = Number(inserted.lastInsertRowid);
+  if (inserted.changes === 0) {
+    seq = (statements.find.get(row[0] as string) as { seq: number }).seq;
+    statements.update.run(...values(row));
+    for (const unindex of statements.unindex) unindex.run(seq);
+  }
+  statements.index.forEach((statement, index) => statement.run(seq, ...values(indexed[index]!)));
+}
+
+function end(message: FromWriter) {
+  if (writer.isTransaction) writer.exec('ROLLBACK');
+  writer.close();
+  post(message);
+  parentPort!.close();
+}
+
+try {
+  const opened = open();
+  post({ type: 'ready', value: opened.value });
+  parentPort!.on('message', (message: ToWriter) => {
+    try {
+      if (message.type === 'books') {
+        for (const book of message.books) write(opened, book);
+        post({ type: 'wrote' });
+      } else if (message.type === 'commit') {
+        for (const { sql, parameters } of message.finish) writer.prepare(sql).run(...values(parameters));
+        writer.exec('COMMIT');
+        end({ type: 'committed' });
+      } else {
+        end({ type: 'rolledBack' });
+      }
+    } catch (error) {
+      end({ type: 'failed', message: (error as Error).message });
+    }
+  });
+} catch (error) {
+  end({ type: 'failed', message: (error as Error).message });
+}
