@@ -161,6 +161,9 @@ async function benchImports() {
               : { kind: 'sqlite', file: path.join(server.dataDir, 'organiser.sqlite') };
             searches[database] = await benchSearch(server, where);
           }
+        } catch (error) {
+          console.error(`server exit code ${server.child.exitCode}, signal ${server.child.signalCode}:\n${server.logs().slice(-5000)}`);
+          throw error;
         } finally {
           await server.stop();
           await postgres?.drop();
