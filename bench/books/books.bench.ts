@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createSqliteCatalogue } from '../../server/src/books/books.search.sqlite.ts';
-import { catalogueIndexBuilder } from '../../server/src/books/word-index/catalogue-index.ts';
+import { catalogueIndex, catalogueIndexBuilder } from '../../server/src/books/word-index/catalogue-index.ts';
 import { type IndexSourceOptions, openIndexSource } from '../../server/src/books/word-index/index-sources.ts';
 import type { BookSearchField } from '../../contract/books.ts';
 import { fromCalibreJson } from '../../server/src/books/import/calibre-json.ts';
@@ -89,7 +89,7 @@ async function rawQueryLatencies(where: IndexSourceOptions, streams: Record<Sear
   const builder = catalogueIndexBuilder();
   const started = performance.now();
   const version = await source.snapshot((row) => builder.add(row));
-  const index = builder.finish();
+  const index = catalogueIndex(builder.finish());
   const buildSeconds = +((performance.now() - started) / 1000).toFixed(1);
   const latencies = {} as Record<SearchShape, { p50: number; p99: number }>;
   for (const shape of SHAPES) {

@@ -91,6 +91,9 @@ describe('memory while refusing an oversize record', () => {
     // A load of a real catalogue first, so that what it needs once is in the baseline.
     const catalogue = fs.readFileSync(path.join(import.meta.dirname, 'fixtures/calibre/library.json'));
     expect((await send(server, token, uploadBody([catalogue]))).status).toBe(200);
+    // The word index is built again after the load, on a thread that then ends: not this test's memory.
+    const indexed = async () => ((await (await fetch(`${server.baseUrl}/api/health`)).json()) as { search_index?: { state: string } }).search_index?.state;
+    while ((await indexed()) !== 'ready') await new Promise((resolve) => setTimeout(resolve, 50));
   }, 60_000);
   afterAll(async () => {
     if (server) await killHard(server.child);

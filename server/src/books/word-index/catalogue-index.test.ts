@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { random } from '../../../../bench/books/generate-catalogue.ts';
 import { searchWords } from '../../search/search-text.ts';
-import { catalogueIndexBuilder, type IndexedRow } from './catalogue-index.ts';
+import { catalogueIndex, catalogueIndexBuilder, type IndexedRow } from './catalogue-index.ts';
 
 /**
  * The index across segments (65,536 books each) and both kinds of container: words in a few
@@ -36,7 +36,7 @@ describe('the catalogue index', () => {
   });
   const builder = catalogueIndexBuilder();
   for (const book of books) builder.add(row(book.seq, book.title, book.comment));
-  const index = builder.finish();
+  const index = catalogueIndex(builder.finish());
 
   const has = (text: string, term: string) => searchWords(text).some((word) => word.startsWith(term));
   const scan = (terms: string[], fields: Array<'title' | 'comment'>, epub: boolean) =>

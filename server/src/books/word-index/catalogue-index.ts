@@ -4,8 +4,9 @@ import type { StoredBook } from '../book-row.ts';
 import { RANKED_MATCH_LIMIT, ranksTitleMatchesFirst } from '../books.search.ts';
 import { indexedText } from '../indexed-text.ts';
 import { addDoc, countDocs, docBits, type DocBits, docsOf, hasDoc, intersectInto, lastDocsOf, unionInto } from './doc-bits.ts';
-import { fieldPostingsBuilder, type FieldPostings } from './field-postings.ts';
+import { type FieldPostings, fieldPostings, fieldPostingsBuilder, type FieldPostingsData } from './field-postings.ts';
 import { withRoom } from './growable.ts';
+import { sharedArray, sharedCopy } from './shared-arrays.ts';
 
 /** What a search asks of the index: the words (each a prefix), the fields, the format and the page. */
 export type IndexQuery = {
@@ -23,6 +24,15 @@ export type IndexedRow = Pick<StoredBook, Exclude<(typeof INDEXED_COLUMNS)[numbe
 /** The union of a prefix's words in one field is kept when it costs more than this share of the catalogue's books. */
 const KEPT_UNION_SHARE = 1 / 8;
 const KEPT_UNIONS = 64;
+
+/** A built index as its arrays (in shared memory): what the building thread sends the searching ones. */
+export type CatalogueIndexData = {
+  books: number;
+  seqs: Float64Array;
+  titleWords: Uint16Array;
+  postings: Record<BookSearchField, FieldPostingsData>;
+  byFormat: DocBits[];
+};
 
 export type CatalogueIndex = {
   books: number;
@@ -63,18 +73,18 @@ export function catalogueIndexBuilder() {
       for (const field of BOOK_SEARCH_FIELDS) fields[field].add(doc, searchWords(text[field]));
     },
 
-    finish(): CatalogueIndex {
+    finish(): CatalogueIndexData {
       const postings = Object.fromEntries(BOOK_SEARCH_FIELDS.map((field) => [field, fields[field].finish()])) as Record<
         BookSearchField,
-        FieldPostings
+        FieldPostingsData
       >;
       const byFormat = BOOK_FORMATS.map((_, bit) => {
-        const bits = docBits(books);
+        const bits = sharedArray(Uint32Array, docBits(books).length);
         for (let doc = 0; doc < books; doc++) if ((formatMasks[doc]! & (1 << bit)) !== 0) addDoc(bits, doc);
         return bits;
       });
       // Copies of their used part: the room grown for further books would stay with the index.
-      const index = catalogueIndex({ books, seqs: seqs.slice(0, books), titleWords: titleWords.slice(0, books), postings, byFormat });
+      const index = { books, seqs: sharedCopy(seqs.subarray(0, books)), titleWords: sharedCopy(titleWords.subarray(0, books)), postings, byFormat };
       seqs = new Float64Array(0);
       titleWords = new Uint16Array(0);
       formatMasks = new Uint8Array(0);
@@ -83,19 +93,12 @@ export function catalogueIndexBuilder() {
   };
 }
 
-function catalogueIndex({
-  books,
-  seqs,
-  titleWords,
-  postings,
-  byFormat,
-}: {
-  books: number;
-  seqs: Float64Array;
-  titleWords: Uint16Array;
-  postings: Record<BookSearchField, FieldPostings>;
-  byFormat: DocBits[];
-}): CatalogueIndex {
+/** The searches of a built index: each thread reads the shared arrays through an object of its own. */
+export function catalogueIndex({ books, seqs, titleWords, postings: data, byFormat }: CatalogueIndexData): CatalogueIndex {
+  const postings = Object.fromEntries(BOOK_SEARCH_FIELDS.map((field) => [field, fieldPostings(data[field])])) as Record<
+    BookSearchField,
+    FieldPostings
+  >;
   const kept = new Map<string, DocBits>();
 
   /** Adds the books that have a word starting with `term` in `field`. */

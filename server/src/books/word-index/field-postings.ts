@@ -1,6 +1,7 @@
 import type { DocBits } from './doc-bits.ts';
 import { withRoom } from './growable.ts';
-import { sortedDictionary, type WordDictionary } from './word-dictionary.ts';
+import { sharedArray } from './shared-arrays.ts';
+import { sortedDictionary, wordDictionary, type WordDictionaryData } from './word-dictionary.ts';
 
 /**
  * The books of each word of one field, kept as Roaring bitmaps keep them (Chambi, Lemire et al.,
@@ -13,6 +14,21 @@ const SEGMENT_BITS = 16;
 const SEGMENT = 1 << SEGMENT_BITS;
 const BITMAP_WORDS = SEGMENT >>> 5;
 const LIST_LIMIT = 4096;
+
+/**
+ * A built field's arrays: its words, and each word's containers from `containerStart[place]` to
+ * `containerStart[place + 1]`, each its segment, its size less one (a segment's 65,536 books fit
+ * in 16 bits) and where its list or bitmap starts. In shared memory (shared-arrays.ts).
+ */
+export type FieldPostingsData = {
+  words: WordDictionaryData;
+  containerStart: Uint32Array;
+  segments: Uint16Array;
+  sizes: Uint16Array;
+  at: Uint32Array;
+  lists: Uint16Array[];
+  bitmaps: Uint32Array[];
+};
 
 export type FieldPostings = {
   /** The places in the sorted words from `first` to `last` (exclusive) of the words that start with `prefix`. */
@@ -84,8 +100,8 @@ export function fieldPostingsBuilder() {
       if (counts[id]! > LIST_LIMIT) bitmapsUsed += BITMAP_WORDS;
       else listsUsed += counts[id]!;
     }
-    const segmentLists = (lists[segment] = new Uint16Array(listsUsed));
-    const segmentBitmaps = (bitmaps[segment] = new Uint32Array(bitmapsUsed));
+    const segmentLists = (lists[segment] = sharedArray(Uint16Array, listsUsed));
+    const segmentBitmaps = (bitmaps[segment] = sharedArray(Uint32Array, bitmapsUsed));
     listsUsed = 0;
     bitmapsUsed = 0;
     for (const id of touched) {
@@ -145,15 +161,15 @@ export function fieldPostingsBuilder() {
       }
     },
 
-    finish(): FieldPostings {
+    finish(): FieldPostingsData {
       flush();
-      const { dictionary, order } = sortedDictionary(words);
+      const { data: sortedWords, order } = sortedDictionary(words);
       // The containers laid out again in the words' order: a word's are then one run, found from
       // where it starts, with no chain from one to the next.
-      const containerStart = new Uint32Array(order.length + 1);
-      const segments = new Uint16Array(containers);
-      const sizes = new Uint16Array(containers);
-      const at = new Uint32Array(containers);
+      const containerStart = sharedArray(Uint32Array, order.length + 1);
+      const segments = sharedArray(Uint16Array, containers);
+      const sizes = sharedArray(Uint16Array, containers);
+      const at = sharedArray(Uint32Array, containers);
       let next = 0;
       for (const [sorted, id] of order.entries()) {
         for (let container = first[id]!; container !== -1; container = containerNext[container]!, next++) {
@@ -169,33 +185,14 @@ export function fieldPostingsBuilder() {
       lastDoc = first = latest = place = containerNext = new Int32Array(0);
       counts = containerSegment = containerCount = containerAt = pairWords = new Uint32Array(0);
       pairDocs = new Uint16Array(0);
-      return fieldPostings({ dictionary, containerStart, segments, sizes, at, lists, bitmaps });
+      return { words: sortedWords, containerStart, segments, sizes, at, lists, bitmaps };
     },
   };
 }
 
-/**
- * The reader, apart from the builder's scope so that it keeps only what it reads. A word's
- * containers are `containerStart[place]` to `containerStart[place + 1]`; each is its segment, its
- * size less one (a segment's 65,536 books fit in 16 bits) and where its list or bitmap starts.
- */
-function fieldPostings({
-  dictionary,
-  containerStart,
-  segments,
-  sizes,
-  at,
-  lists,
-  bitmaps,
-}: {
-  dictionary: WordDictionary;
-  containerStart: Uint32Array;
-  segments: Uint16Array;
-  sizes: Uint16Array;
-  at: Uint32Array;
-  lists: Uint16Array[];
-  bitmaps: Uint32Array[];
-}): FieldPostings {
+/** The reader of a built field (a thread's own, over the shared arrays). */
+export function fieldPostings({ words, containerStart, segments, sizes, at, lists, bitmaps }: FieldPostingsData): FieldPostings {
+  const dictionary = wordDictionary(words);
   return {
     prefixRange: (prefix) => dictionary.prefixRange(prefix),
 

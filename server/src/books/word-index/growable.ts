@@ -1,4 +1,4 @@
-type TypedArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
+export type TypedArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
 
 /**
  * `array` with room for at least `length` items: the same one if it has it, else a copy a quarter

@@ -4,7 +4,7 @@ import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { random } from '../../../../bench/books/generate-catalogue.ts';
 import { searchWords } from '../../search/search-text.ts';
-import { catalogueIndexBuilder, type IndexedRow } from './catalogue-index.ts';
+import { catalogueIndex, catalogueIndexBuilder, type IndexedRow } from './catalogue-index.ts';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -61,7 +61,7 @@ describe('the word index in memory', () => {
     const before = await liveBytes();
     const builder = catalogueIndexBuilder();
     for (const row of books()) builder.add(row);
-    const index = builder.finish();
+    const index = catalogueIndex(builder.finish());
     const perBook = (await liveBytes() - before) / BOOKS;
     expect(index.search({ terms: ['77777'], fields: ['file_path'], format: '', from: 0, size: 5 }, []).total).toBe(1);
     expect(perBook).toBeLessThan(MAX_BYTES_PER_BOOK);

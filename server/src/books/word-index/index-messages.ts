@@ -1,16 +1,17 @@
-import type { IndexQuery } from './catalogue-index.ts';
+import type { CatalogueIndexData, IndexQuery } from './catalogue-index.ts';
 import type { PageAnswer } from './index-sources.ts';
 
-/** To the word index's thread: a search (`wait`: for an index of the current catalogue rather than none), or a rebuild after a load. */
-export type IndexRequest =
-  | { type: 'search'; id: number; query: IndexQuery; identifier: string; wait: boolean }
-  | { type: 'refresh'; id: number };
+/** From the building thread: the index of the catalogue at `version`, or why there is none. */
+export type BuildReply = { type: 'built'; version: string; index: CatalogueIndexData } | { type: 'build-failed'; message: string };
 
-/** From it: answers by id, and whether an index is there to ask. */
-export type IndexReply =
-  | { type: 'answer'; id: number; answer: Exclude<PageAnswer, 'stale'> | 'unavailable' }
-  | { type: 'refreshed'; id: number }
-  | { type: 'failed'; id: number; message: string }
-  | { type: 'building' }
-  | { type: 'built'; version: string; books: number }
-  | { type: 'build-failed'; message: string };
+/** To a searching thread: the index to search from now on, none (the catalogue has changed), or a search of it. */
+export type SearchRequest =
+  | { type: 'use'; version: string; index: CatalogueIndexData }
+  | { type: 'drop' }
+  | { type: 'search'; id: number; query: IndexQuery; identifier: string };
+
+/** From it, by id: the answer, or 'stale' when a load has committed since its index was built. */
+export type SearchReply =
+  | { type: 'answer'; id: number; answer: Exclude<PageAnswer, 'stale'> }
+  | { type: 'stale'; id: number; version: string }
+  | { type: 'failed'; id: number; message: string };

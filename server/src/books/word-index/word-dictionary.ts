@@ -1,4 +1,8 @@
 import { withRoom } from './growable.ts';
+import { sharedArray } from './shared-arrays.ts';
+
+/** The sorted words' UTF-8 bytes end to end, and where each starts: what a thread is sent to read them. */
+export type WordDictionaryData = { bytes: Uint8Array; offsets: Uint32Array };
 
 /** The words of one field, sorted, with the range of those that start with a prefix. */
 export type WordDictionary = {
@@ -15,7 +19,7 @@ const encoder = new TextEncoder();
  * of their own for every book (its id). `order[i]` is the id (the place in `words`) of the i-th
  * sorted word, for the caller to lay out what it keeps per word in the same order.
  */
-export function sortedDictionary(words: readonly string[]): { dictionary: WordDictionary; order: Int32Array } {
+export function sortedDictionary(words: readonly string[]): { data: WordDictionaryData; dictionary: WordDictionary; order: Int32Array } {
   let unsorted = new Uint8Array(1024);
   const starts = new Uint32Array(words.length + 1);
   let used = 0;
@@ -32,19 +36,20 @@ export function sortedDictionary(words: readonly string[]): { dictionary: WordDi
     }
     return aEnd - starts[a]! - (bEnd - starts[b]!);
   });
-  const bytes = new Uint8Array(used);
-  const offsets = new Uint32Array(words.length + 1);
+  const bytes = sharedArray(Uint8Array, used);
+  const offsets = sharedArray(Uint32Array, words.length + 1);
   let at = 0;
   for (const [place, id] of order.entries()) {
     bytes.set(unsorted.subarray(starts[id]!, starts[id + 1]!), at);
     at += starts[id + 1]! - starts[id]!;
     offsets[place + 1] = at;
   }
-  // In a function of its own: closures made here would keep the unsorted copy alive with them.
-  return { order, dictionary: dictionaryOf(bytes, offsets) };
+  const data = { bytes, offsets };
+  return { order, data, dictionary: wordDictionary(data) };
 }
 
-function dictionaryOf(bytes: Uint8Array, offsets: Uint32Array): WordDictionary {
+/** The reader of a sorted dictionary: a function of its own, so that it keeps none of what sorting needed. */
+export function wordDictionary({ bytes, offsets }: WordDictionaryData): WordDictionary {
   const count = offsets.length - 1;
   /** Below zero when the word at `place` sorts before every word starting with `prefix`, zero when it starts with it, above zero after. */
   const against = (place: number, prefix: Uint8Array) => {

@@ -1,9 +1,11 @@
+import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fromRow } from '../book-row.ts';
 import type { SearchIndexStatus } from '../../../../contract/health.ts';
 import type { Catalogue, CatalogueQuery } from '../books.search.ts';
+import type { CatalogueIndexData } from './catalogue-index.ts';
 import type { IndexSourceOptions } from './index-sources.ts';
-import type { IndexReply, IndexRequest } from './index-messages.ts';
+import type { BuildReply, SearchReply, SearchRequest } from './index-messages.ts';
 
 export type WordIndexOptions = {
   source: IndexSourceOptions;
@@ -11,66 +13,126 @@ export type WordIndexOptions = {
   eager?: boolean;
   /**
    * Searches wait for an index of the current catalogue rather than being answered by the
-   * database's own engine while it is built: the tests, so that every search runs on the index.
+   * database's own engine while it is built: the tests, so that every search runs on it.
    */
   waitForIndex?: boolean;
+  /** The searching threads: one a core, so that concurrent searches use them all. */
+  threads?: number;
 };
 
-/** A request before it is given its id. */
-type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
-type Pending = { resolve(reply: IndexReply): void; reject(error: Error): void };
+type Built = { version: string; index: CatalogueIndexData };
+type Searcher = { worker: Worker; waiting: Map<number, { resolve(reply: SearchReply): void; reject(error: Error): void }> };
 
 /**
- * The catalogue with its searches answered by the word index (catalogue-index.ts) in a thread of
- * its own, on either database. While the index is being built (at start, after a load) the
+ * The catalogue with its searches answered by the word index (catalogue-index.ts), on either
+ * database. A thread builds the index and ends; the searching threads, one a core, share the one
+ * copy of it and take each search in turn. While it is built (at start, after a load) the
  * database's own engine answers, with the same results (search-against-scan.test.ts).
  */
-export function withWordIndex(inner: Catalogue, { source, eager = false, waitForIndex = false }: WordIndexOptions): Catalogue {
-  let worker: Worker | undefined;
+export function withWordIndex(
+  inner: Catalogue,
+  { source, eager = false, waitForIndex = false, threads = os.availableParallelism() }: WordIndexOptions,
+): Catalogue {
   let status: SearchIndexStatus = { state: 'idle' };
+  let current: Built | undefined;
+  let building: Promise<void> | undefined;
+  let builder: Worker | undefined;
+  // Counts the catalogue's changes: a build that began before the last one is built again.
+  let changes = 0;
+  let searchers: Searcher[] = [];
   let nextId = 0;
-  const pending = new Map<number, Pending>();
+  let closed = false;
 
-  const start = () => {
-    if (worker) return worker;
-    const started = new Worker(new URL('./index-worker.ts', import.meta.url), { workerData: { source } });
-    started.on('message', (reply: IndexReply) => {
-      if (reply.type === 'building') status = { state: 'building' };
-      else if (reply.type === 'build-failed') status = { state: 'failed' };
-      else if (reply.type === 'built') status = { state: 'ready', books: reply.books };
-      else {
-        const waiting = pending.get(reply.id);
-        pending.delete(reply.id);
-        waiting?.resolve(reply);
+  const buildOnce = () =>
+    new Promise<Built>((resolve, reject) => {
+      const worker = new Worker(new URL('./index-build-worker.ts', import.meta.url), { workerData: { source } });
+      builder = worker;
+      worker.once('message', (reply: BuildReply) => {
+        if (reply.type === 'built') resolve({ version: reply.version, index: reply.index });
+        else reject(new Error(reply.message));
+      });
+      worker.once('error', reject);
+      worker.once('exit', () => {
+        if (builder === worker) builder = undefined;
+        reject(new Error('The word index was not built'));
+      });
+      worker.unref();
+    });
+
+  const startSearcher = (): Searcher => {
+    const worker = new Worker(new URL('./index-worker.ts', import.meta.url), { workerData: { source } });
+    const searcher: Searcher = { worker, waiting: new Map() };
+    worker.on('message', (reply: SearchReply) => {
+      const waiting = searcher.waiting.get(reply.id);
+      searcher.waiting.delete(reply.id);
+      waiting?.resolve(reply);
+    });
+    worker.on('error', (error) => {
+      for (const waiting of searcher.waiting.values()) waiting.reject(error);
+      searchers = searchers.filter((other) => other !== searcher);
+    });
+    worker.unref();
+    return searcher;
+  };
+
+  const sendIndex = (worker: Worker, { version, index }: Built) => worker.postMessage({ type: 'use', version, index } satisfies SearchRequest);
+
+  /** Every searching thread, those that ended with an error started again with the index. */
+  const allSearchers = () => {
+    while (searchers.length < threads) {
+      const searcher = startSearcher();
+      if (current) sendIndex(searcher.worker, current);
+      searchers.push(searcher);
+    }
+    return searchers;
+  };
+
+  const use = (built: Built) => {
+    current = built;
+    status = { state: 'ready', books: built.index.books };
+    // The searching threads start with the first search: a server nobody searches keeps none.
+    for (const { worker } of searchers) sendIndex(worker, built);
+  };
+
+  const build = (): Promise<void> => {
+    building ??= (async () => {
+      status = { state: 'building' };
+      for (;;) {
+        const at = changes;
+        const built = await buildOnce();
+        if (closed) return;
+        if (at === changes) return use(built);
       }
-    });
-    started.on('error', (error) => {
-      for (const waiting of pending.values()) waiting.reject(error);
-      pending.clear();
-      worker = undefined;
-      status = { state: 'failed' };
-    });
-    started.unref();
-    worker = started;
-    return started;
+    })()
+      .catch((error: unknown) => {
+        status = { state: 'failed' };
+        throw error;
+      })
+      .finally(() => {
+        building = undefined;
+      });
+    return building;
   };
 
-  const ask = (request: WithoutId<IndexRequest>) =>
-    new Promise<IndexReply>((resolve, reject) => {
+  /** The catalogue has changed: its index is built again (searches meanwhile go to the database). */
+  const outdated = () => {
+    changes += 1;
+    current = undefined;
+    // The old index's memory goes once no thread holds it, rather than beside the new one.
+    for (const { worker } of searchers) worker.postMessage({ type: 'drop' } satisfies SearchRequest);
+    void build().catch(() => {});
+  };
+
+  const ask = (query: Omit<CatalogueQuery, 'identifier'>, identifier: string) => {
+    const searcher = allSearchers().reduce((least, other) => (other.waiting.size < least.waiting.size ? other : least));
+    return new Promise<SearchReply>((resolve, reject) => {
       const id = nextId++;
-      pending.set(id, { resolve, reject });
-      start().postMessage({ ...request, id });
+      searcher.waiting.set(id, { resolve, reject });
+      searcher.worker.postMessage({ type: 'search', id, query, identifier } satisfies SearchRequest);
     });
-
-  if (eager) start();
-
-  const indexed = async (query: CatalogueQuery) => {
-    const { identifier, ...rest } = query;
-    const reply = await ask({ type: 'search', query: rest, identifier, wait: waitForIndex });
-    if (reply.type === 'failed') throw new Error(reply.message);
-    if (reply.type !== 'answer' || reply.answer === 'unavailable') return undefined;
-    return { total: reply.answer.total, books: reply.answer.rows.map(fromRow) };
   };
+
+  if (eager) void build().catch(() => {});
 
   return {
     ...inner,
@@ -78,26 +140,41 @@ export function withWordIndex(inner: Catalogue, { source, eager = false, waitFor
     async search(query) {
       // Listing by last update reads one index of the database; only words need the word index.
       if (query.terms.length === 0) return inner.search(query);
-      if (status.state !== 'ready' && !waitForIndex) {
-        start();
-        return inner.search(query);
+      for (;;) {
+        if (!current) {
+          const built = build();
+          if (!waitForIndex) {
+            built.catch(() => {});
+            return inner.search(query);
+          }
+          await built;
+          continue;
+        }
+        const { identifier, ...rest } = query;
+        const reply = await ask(rest, identifier);
+        if (reply.type === 'failed') throw new Error(reply.message);
+        if (reply.type === 'answer') return { total: reply.answer.total, books: reply.answer.rows.map(fromRow) };
+        // Another server's load (PostgreSQL) changed the catalogue under the index.
+        if (current?.version === reply.version) outdated();
+        if (!waitForIndex) return inner.search(query);
       }
-      return (await indexed(query)) ?? inner.search(query);
     },
 
     indexStatus: () => status,
 
     async load(mode, load) {
       const result = await inner.load(mode, load);
-      if (worker) void ask({ type: 'refresh' }).catch(() => {});
+      if (status.state !== 'idle') outdated();
       return result;
     },
 
     async close() {
-      for (const waiting of pending.values()) waiting.reject(new Error('The catalogue is closed'));
-      pending.clear();
-      await worker?.terminate();
-      worker = undefined;
+      closed = true;
+      const stopped = new Error('The catalogue is closed');
+      for (const { waiting } of searchers) for (const pending of waiting.values()) pending.reject(stopped);
+      await Promise.all([builder?.terminate(), ...searchers.map(({ worker }) => worker.terminate())]);
+      searchers = [];
+      current = undefined;
       await inner.close();
     },
   };
