@@ -21,6 +21,13 @@ export type IndexQuery = {
 export const INDEXED_COLUMNS = ['seq', 'title_words', 'format_mask', 'id', 'title', 'author', 'comment', 'path', 'formats', 'tags', 'series'] as const;
 export type IndexedRow = Pick<StoredBook, Exclude<(typeof INDEXED_COLUMNS)[number], 'seq'>> & { seq: number };
 
+/**
+ * A search whose terms have fewer books than this share of the catalogue, all words counted, is
+ * answered from their lists (few books) rather than from a bit per book of the catalogue (a pass
+ * over N / 32 integers for each set, whatever it holds).
+ */
+const SPARSE_SHARE = 1 / 16;
+
 /** The union of a prefix's words in one field is kept when it costs more than this share of the catalogue's books. */
 const KEPT_UNION_SHARE = 1 / 8;
 const KEPT_UNIONS = 64;
@@ -139,6 +146,66 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
     return matches;
   };
 
+  // One set of a bit per book, all zero between searches: the sparse path sets and clears only its books' integers.
+  const scratch = docBits(books);
+
+  type Ranges = Array<{ field: BookSearchField; range: { first: number; last: number } }>;
+  const rangesOf = (term: string, fields: readonly BookSearchField[]): Ranges =>
+    fields.map((field) => ({ field, range: postings[field].prefixRange(term) })).filter(({ range }) => range.first < range.last);
+  const costOf = (ranges: Ranges) => ranges.reduce((sum, { field, range }) => sum + postings[field].postingsIn(range), 0);
+
+  /**
+   * The books that have every term in at least one of the fields, in catalogue order, found from
+   * the lists of the terms' words when they are few (SPARSE_SHARE); undefined when they are not.
+   * The rarest term's books are the candidates, and each other term's books, set in `scratch`,
+   * keep those they hold; `scratch` is cleared again through the same lists.
+   */
+  const sparseMatching = (terms: readonly string[], fields: readonly BookSearchField[]): number[] | undefined => {
+    if (terms.length === 0) return undefined;
+    const termRanges = terms.map((term) => rangesOf(term, fields));
+    const costs = termRanges.map(costOf);
+    if (costs.reduce((sum, cost) => sum + cost, 0) > books * SPARSE_SHARE) return undefined;
+    const rarest = costs.indexOf(Math.min(...costs));
+    let candidates: number[] = [];
+    for (const { field, range } of termRanges[rarest]!) {
+      postings[field].forEachDoc(range, (doc) => {
+        if (hasDoc(scratch, doc)) return;
+        addDoc(scratch, doc);
+        candidates.push(doc);
+      });
+    }
+    for (const doc of candidates) scratch[doc >>> 5] = 0;
+    for (const [n, ranges] of termRanges.entries()) {
+      if (n === rarest) continue;
+      for (const { field, range } of ranges) postings[field].unionInto(scratch, range);
+      candidates = candidates.filter((doc) => hasDoc(scratch, doc));
+      for (const { field, range } of ranges) postings[field].clearFrom(scratch, range);
+    }
+    return candidates.sort((a, b) => a - b);
+  };
+
+  /** The total of the sparse path's matches and its page, ranked as `ranked` ranks the bit set's. */
+  const rankedDocs = (query: IndexQuery, identified: readonly number[], found: number[]) => {
+    const extra = identified.map(docOf).filter((doc) => doc >= 0 && !found.includes(doc));
+    let matches = extra.length === 0 ? found : [...found, ...extra].sort((a, b) => a - b);
+    if (query.format !== '') {
+      const formatBits = byFormat[BOOK_FORMATS.indexOf(query.format)]!;
+      matches = matches.filter((doc) => hasDoc(formatBits, doc));
+    }
+    const total = matches.length;
+    if (total <= query.from) return { total, seqs: [] };
+    if (total > RANKED_MATCH_LIMIT) {
+      return { total, seqs: matches.slice(-(query.from + query.size), total - query.from).reverse().map((doc) => seqs[doc]!) };
+    }
+    // The title's books are some of the fields' (the title is one of them), so never too many here.
+    const titled = ranksTitleMatchesFirst(query) ? sparseMatching(query.terms, ['title'])! : undefined;
+    for (const doc of titled ?? []) addDoc(scratch, doc);
+    const keys = Float64Array.from(matches, (doc) => (titled && !hasDoc(scratch, doc) ? 2 ** 52 : 0) + titleWords[doc]! * 2 ** 32 + doc).sort();
+    for (const doc of titled ?? []) scratch[doc >>> 5] = 0;
+    const page = keys.subarray(query.from, query.from + query.size);
+    return { total, seqs: Array.from(page, (key) => seqs[key % 2 ** 32]!) };
+  };
+
   const docOf = (seq: number) => {
     let low = 0;
     let high = books;
@@ -176,6 +243,8 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
   return {
     books,
     search(query, identified) {
+      const found = sparseMatching(query.terms, query.fields);
+      if (found) return rankedDocs(query, identified, found);
       const matches = matching(query.terms, query.fields);
       try {
         return ranked(query, identified, matches);

@@ -37,6 +37,10 @@ export type FieldPostings = {
   postingsIn(range: { first: number; last: number }): number;
   /** Adds the books of the words of the range to `bits`. */
   unionInto(bits: DocBits, range: { first: number; last: number }): void;
+  /** Calls `visit` with each book of each word of the range: a book of several words comes several times. */
+  forEachDoc(range: { first: number; last: number }, visit: (doc: number) => void): void;
+  /** Zeroes the integers of `bits` that hold a book of the range: what `unionInto` set, cleared for what the range costs. */
+  clearFrom(bits: DocBits, range: { first: number; last: number }): void;
 };
 
 /**
@@ -200,6 +204,38 @@ export function fieldPostings({ words, containerStart, segments, sizes, at, list
       let total = 0;
       for (let container = containerStart[first]!; container < containerStart[last]!; container++) total += sizes[container]! + 1;
       return total;
+    },
+
+    forEachDoc({ first, last }, visit) {
+      for (let container = containerStart[first]!; container < containerStart[last]!; container++) {
+        const segment = segments[container]!;
+        const base = segment << SEGMENT_BITS;
+        const from = at[container]!;
+        const count = sizes[container]! + 1;
+        if (count > LIST_LIMIT) {
+          const bitmap = bitmaps[segment]!;
+          for (let j = 0; j < BITMAP_WORDS; j++) {
+            for (let word = bitmap[from + j]!; word !== 0; word &= word - 1) visit(base + (j << 5) + (31 - Math.clz32(word & -word)));
+          }
+        } else {
+          const list = lists[segment]!;
+          for (let j = from; j < from + count; j++) visit(base + list[j]!);
+        }
+      }
+    },
+
+    clearFrom(bits, { first, last }) {
+      for (let container = containerStart[first]!; container < containerStart[last]!; container++) {
+        const segment = segments[container]!;
+        const base = segment << SEGMENT_BITS;
+        const from = at[container]!;
+        const count = sizes[container]! + 1;
+        if (count > LIST_LIMIT) bits.fill(0, base >>> 5, Math.min(bits.length, (base >>> 5) + BITMAP_WORDS));
+        else {
+          const list = lists[segment]!;
+          for (let j = from; j < from + count; j++) bits[(base + list[j]!) >>> 5] = 0;
+        }
+      }
     },
 
     unionInto(bits, { first, last }) {
