@@ -15,14 +15,6 @@ const START_TIMEOUT_MS = 30_000;
  */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=32'];
 
-/**
- * The environment `npm start` gives it. glibc keeps memory freed below the top of its heap, and
- * raises the size it maps on its own after each large free: the word index's build (a thread that
- * ends) left ~140 MB with the process at a million books. Fixed thresholds hand it back. Other C
- * libraries ignore the variable.
- */
-export const SERVER_ENVIRONMENT = { GLIBC_TUNABLES: 'glibc.malloc.trim_threshold=131072:glibc.malloc.mmap_threshold=131072' };
-
 export async function freePort(): Promise<number> {
   const probe = net.createServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => probe.once('listening', resolve));
@@ -57,7 +49,7 @@ export async function startServerProcess(given: Record<string, string> = {}): Pr
   };
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, ...SERVER_ENVIRONMENT, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
