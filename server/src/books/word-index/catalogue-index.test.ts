@@ -77,3 +77,30 @@ describe('the catalogue index', () => {
     expect(total).toBe(1);
   });
 });
+
+describe('the sets the index keeps for common words', () => {
+  // A hundred words, each in about half the books: more common words than the index keeps sets
+  // for, so that sets are made, used again, and dropped for others as searches go on.
+  const WORDS = Array.from({ length: 100 }, (_, n) => `common${n}`);
+  const r = random(12);
+  const books = Array.from({ length: 3_000 }, (_, n) => ({
+    seq: n + 1,
+    title: r.pick(WORDS),
+    comment: WORDS.filter(() => r.int(2) === 0).join(' '),
+  }));
+  const builder = catalogueIndexBuilder();
+  for (const book of books) builder.add(row(book.seq, book.title, book.comment));
+  const index = catalogueIndex(builder.finish());
+  const count = (terms: string[], fields: Array<'title' | 'comment'>) =>
+    books.filter((book) => terms.every((term) => fields.some((field) => searchWords(book[field]).some((word) => word.startsWith(term))))).length;
+
+  it('counts exactly whichever sets are kept at the time', () => {
+    const searches = Array.from({ length: 600 }, () => {
+      const terms = Array.from({ length: 1 + r.int(3) }, () => r.pick(WORDS));
+      const fields: Array<'title' | 'comment'> = r.int(3) === 0 ? ['comment'] : ['title', 'comment'];
+      return { terms, fields };
+    });
+    const totals = searches.map(({ terms, fields }) => index.search({ terms, fields, format: '', from: 0, size: 5 }, []).total);
+    expect(totals).toEqual(searches.map(({ terms, fields }) => count(terms, fields)));
+  });
+});

@@ -3,7 +3,7 @@ import { searchWords } from '../../search/search-text.ts';
 import type { StoredBook } from '../book-row.ts';
 import { RANKED_MATCH_LIMIT, ranksTitleMatchesFirst } from '../books.search.ts';
 import { indexedText } from '../indexed-text.ts';
-import { addDoc, countDocs, docBits, type DocBits, docsOf, hasDoc, intersectInto, lastDocsOf, unionInto } from './doc-bits.ts';
+import { addDoc, countDocs, docBits, type DocBits, docsOf, hasDoc, intersectInto, lastDocsOf } from './doc-bits.ts';
 import { type FieldPostings, fieldPostings, fieldPostingsBuilder, type FieldPostingsData } from './field-postings.ts';
 import { withRoom } from './growable.ts';
 import { sharedArray, sharedCopy } from './shared-arrays.ts';
@@ -28,7 +28,10 @@ export type IndexedRow = Pick<StoredBook, Exclude<(typeof INDEXED_COLUMNS)[numbe
  */
 const SPARSE_SHARE = 1 / 16;
 
-/** The union of a prefix's words in one field is kept when it costs more than this share of the catalogue's books. */
+/**
+ * The books of a term over the searched fields are kept when its words list more than this share of
+ * the catalogue's books: the set then costs one pass, where unioning its lists cost more.
+ */
 const KEPT_UNION_SHARE = 1 / 8;
 const KEPT_UNIONS = 64;
 
@@ -106,25 +109,19 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
     BookSearchField,
     FieldPostings
   >;
-  const kept = new Map<string, DocBits>();
 
-  /** Adds the books that have a word starting with `term` in `field`. */
-  const addPrefix = (bits: DocBits, field: BookSearchField, term: string) => {
-    const range = postings[field].prefixRange(term);
-    if (range.first === range.last) return;
-    const key = `${field} ${term}`;
-    let union = kept.get(key);
-    if (union) {
-      kept.delete(key);
-      kept.set(key, union);
-    } else if (postings[field].postingsIn(range) > books * KEPT_UNION_SHARE) {
-      union = docBits(books);
-      postings[field].unionInto(union, range);
-      kept.set(key, union);
-      if (kept.size > KEPT_UNIONS) kept.delete(kept.keys().next().value!);
-    }
-    if (union) unionInto(bits, union);
-    else postings[field].unionInto(bits, range);
+  /** One term of a search: its words' place in each field where it has any, and how many books they list (its cost). */
+  type Term = { key: string; ranges: Array<{ field: BookSearchField; range: { first: number; last: number } }>; cost: number };
+  const termsOf = (terms: readonly string[], fields: readonly BookSearchField[]): Term[] =>
+    terms.map((term) => {
+      const ranges = fields
+        .map((field) => ({ field, range: postings[field].prefixRange(term) }))
+        .filter(({ range }) => range.first < range.last);
+      const cost = ranges.reduce((sum, { field, range }) => sum + postings[field].postingsIn(range), 0);
+      return { key: `${fields.join(',')} ${term}`, ranges, cost };
+    });
+  const addTerm = (bits: DocBits, { ranges }: Term) => {
+    for (const { field, range } of ranges) postings[field].unionInto(bits, range);
   };
 
   // A search's sets (N / 8 bytes each, a few a search) are taken from here and given back once it
@@ -132,13 +129,37 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
   const spare: DocBits[] = [];
   const take = () => spare.pop()?.fill(0) ?? docBits(books);
 
-  /** The books that have every term in at least one of the fields: a set to give back to `spare`. */
-  const matching = (terms: readonly string[], fields: readonly BookSearchField[]) => {
+  // The books of a term whose words list many (a common word of comments, a lone "a"), over the
+  // same fields: a common word comes back in many searches, and its set then costs one pass.
+  const kept = new Map<string, DocBits>();
+  const keptSet = (term: Term) => {
+    let set = kept.get(term.key);
+    if (set) {
+      kept.delete(term.key);
+    } else {
+      if (kept.size >= KEPT_UNIONS) {
+        const [oldest, reused] = kept.entries().next().value!;
+        kept.delete(oldest);
+        set = reused.fill(0);
+      } else set = docBits(books);
+      addTerm(set, term);
+    }
+    kept.set(term.key, set);
+    return set;
+  };
+
+  /** The books that have every term: a set to give back to `spare`. */
+  const matching = (terms: readonly Term[]) => {
     const matches = take();
     for (const [n, term] of terms.entries()) {
-      const bits = n === 0 ? matches : take();
-      for (const field of fields) addPrefix(bits, field, term);
-      if (bits !== matches) {
+      if (term.cost > books * KEPT_UNION_SHARE) {
+        const set = keptSet(term);
+        if (n === 0) matches.set(set);
+        else intersectInto(matches, set);
+      } else if (n === 0) addTerm(matches, term);
+      else {
+        const bits = take();
+        addTerm(bits, term);
         intersectInto(matches, bits);
         spare.push(bits);
       }
@@ -149,25 +170,17 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
   // One set of a bit per book, all zero between searches: the sparse path sets and clears only its books' integers.
   const scratch = docBits(books);
 
-  type Ranges = Array<{ field: BookSearchField; range: { first: number; last: number } }>;
-  const rangesOf = (term: string, fields: readonly BookSearchField[]): Ranges =>
-    fields.map((field) => ({ field, range: postings[field].prefixRange(term) })).filter(({ range }) => range.first < range.last);
-  const costOf = (ranges: Ranges) => ranges.reduce((sum, { field, range }) => sum + postings[field].postingsIn(range), 0);
-
   /**
-   * The books that have every term in at least one of the fields, in catalogue order, found from
-   * the lists of the terms' words when they are few (SPARSE_SHARE); undefined when they are not.
-   * The rarest term's books are the candidates, and each other term's books, set in `scratch`,
-   * keep those they hold; `scratch` is cleared again through the same lists.
+   * The books that have every term, in catalogue order, found from the lists of the terms' words
+   * when they are few (SPARSE_SHARE); undefined when they are not. The rarest term's books are the
+   * candidates, and each other term's books, set in `scratch`, keep those they hold; `scratch` is
+   * cleared again through the same lists.
    */
-  const sparseMatching = (terms: readonly string[], fields: readonly BookSearchField[]): number[] | undefined => {
-    if (terms.length === 0) return undefined;
-    const termRanges = terms.map((term) => rangesOf(term, fields));
-    const costs = termRanges.map(costOf);
-    if (costs.reduce((sum, cost) => sum + cost, 0) > books * SPARSE_SHARE) return undefined;
-    const rarest = costs.indexOf(Math.min(...costs));
+  const sparseMatching = (terms: readonly Term[]): number[] | undefined => {
+    if (terms.length === 0 || terms.reduce((sum, { cost }) => sum + cost, 0) > books * SPARSE_SHARE) return undefined;
+    const rarest = terms.reduce((least, term) => (term.cost < least.cost ? term : least));
     let candidates: number[] = [];
-    for (const { field, range } of termRanges[rarest]!) {
+    for (const { field, range } of rarest.ranges) {
       postings[field].forEachDoc(range, (doc) => {
         if (hasDoc(scratch, doc)) return;
         addDoc(scratch, doc);
@@ -175,11 +188,11 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
       });
     }
     for (const doc of candidates) scratch[doc >>> 5] = 0;
-    for (const [n, ranges] of termRanges.entries()) {
-      if (n === rarest) continue;
-      for (const { field, range } of ranges) postings[field].unionInto(scratch, range);
+    for (const term of terms) {
+      if (term === rarest) continue;
+      addTerm(scratch, term);
       candidates = candidates.filter((doc) => hasDoc(scratch, doc));
-      for (const { field, range } of ranges) postings[field].clearFrom(scratch, range);
+      for (const { field, range } of term.ranges) postings[field].clearFrom(scratch, range);
     }
     return candidates.sort((a, b) => a - b);
   };
@@ -198,7 +211,7 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
       return { total, seqs: matches.slice(-(query.from + query.size), total - query.from).reverse().map((doc) => seqs[doc]!) };
     }
     // The title's books are some of the fields' (the title is one of them), so never too many here.
-    const titled = ranksTitleMatchesFirst(query) ? sparseMatching(query.terms, ['title'])! : undefined;
+    const titled = ranksTitleMatchesFirst(query) ? sparseMatching(termsOf(query.terms, ['title']))! : undefined;
     for (const doc of titled ?? []) addDoc(scratch, doc);
     const keys = Float64Array.from(matches, (doc) => (titled && !hasDoc(scratch, doc) ? 2 ** 52 : 0) + titleWords[doc]! * 2 ** 32 + doc).sort();
     for (const doc of titled ?? []) scratch[doc >>> 5] = 0;
@@ -229,7 +242,7 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
     if (total > RANKED_MATCH_LIMIT) {
       return { total, seqs: lastDocsOf(matches, query.from, query.size).map((doc) => seqs[doc]!) };
     }
-    const titled = ranksTitleMatchesFirst(query) ? matching(query.terms, ['title']) : undefined;
+    const titled = ranksTitleMatchesFirst(query) ? matching(termsOf(query.terms, ['title'])) : undefined;
     // One number a match, ordered as the tiers are: outside the title's matches, title length, catalogue order.
     const keys = Float64Array.from(
       docsOf(matches),
@@ -243,9 +256,10 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
   return {
     books,
     search(query, identified) {
-      const found = sparseMatching(query.terms, query.fields);
+      const terms = termsOf(query.terms, query.fields);
+      const found = sparseMatching(terms);
       if (found) return rankedDocs(query, identified, found);
-      const matches = matching(query.terms, query.fields);
+      const matches = matching(terms);
       try {
         return ranked(query, identified, matches);
       } finally {

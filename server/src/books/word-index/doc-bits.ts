@@ -25,10 +25,6 @@ export function addDoc(bits: DocBits, doc: number) {
   bits[doc >>> 5]! |= 1 << (doc & 31);
 }
 
-export function unionInto(target: DocBits, other: DocBits) {
-  for (let i = 0; i < other.length; i++) target[i]! |= other[i]!;
-}
-
 export function intersectInto(target: DocBits, other: DocBits) {
   for (let i = 0; i < target.length; i++) target[i]! &= other[i]!;
 }
