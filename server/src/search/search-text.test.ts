@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FOLDING_EXAMPLES } from './folding-examples.ts';
 import { foldDiacritics, MAX_WORD_LENGTH, searchTerms, searchWords } from './search-text.ts';
@@ -24,6 +25,25 @@ describe('folding', () => {
   it('leaves ASCII text as it is', () => {
     const text = 'Plain ASCII, with 1984 and C++';
     expect(foldDiacritics(text)).toBe(text);
+  });
+
+  it('folds a text as it folds the whole of it, a run of characters beyond ASCII at a time', () => {
+    // The whole text's NFKD, its marks removed, its Latin letters beyond ASCII each folded alone.
+    const foldedWhole = (text: string) =>
+      text
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .replace(/[\p{Script=Latin}&&\p{L}&&\P{ASCII}]/gv, (letter) => foldDiacritics(letter));
+    const pieces = fc.constantFrom('e', ' ', 'A', '\u0301', '\u0327', '\u0308', 'é', 'ł', 'ß', 'ﬁ', 'ŉ', '㍿', 'й', 'Ω', '\u0345', '𠀀', 'ǅ', 'x\u0323\u0307');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(pieces, fc.string({ unit: 'binary' })), { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        expect(foldDiacritics(text)).toBe(foldedWhole(text));
+        // Asked again, from the runs kept folded.
+        expect(foldDiacritics(text)).toBe(foldedWhole(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('folds the search keys the same way', () => {

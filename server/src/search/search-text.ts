@@ -31,9 +31,33 @@ function foldLatinLetter(letter: string): string {
  * letters only ("й" stays "й" there but becomes "и" here) and not those.
  */
 export function foldDiacritics(text: string): string {
-  if (!NON_ASCII.test(text)) return text;
-  const unmarked = text.normalize('NFKD').replace(/\p{M}+/gu, '');
-  return NON_ASCII.test(unmarked) ? unmarked.replace(LATIN_LETTER_BEYOND_ASCII, foldLatinLetter) : unmarked;
+  return NON_ASCII.test(text) ? text.replace(NON_ASCII_RUN, foldRun) : text;
+}
+
+// eslint-disable-next-line no-control-regex -- the whole ASCII range, NUL included
+const NON_ASCII_RUN = /[^\u0000-\u007f]+/g;
+/** Runs of up to this many characters are kept folded: a catalogue's accented words come back in book after book. */
+const KEPT_RUN_LENGTH = 64;
+const KEPT_RUNS = 10_000;
+const foldedRuns = new Map<string, string>();
+
+/**
+ * One run of characters beyond ASCII, folded. Text is folded a run at a time, not whole: an ASCII
+ * character is its own NFKD and a starter, which marks are never reordered across, so the runs
+ * fold alone as they would in their text, and a long comment with a few accented words costs
+ * those words (a million-book load spent a fifth of its main thread folding whole comments).
+ */
+function foldRun(run: string): string {
+  let folded = foldedRuns.get(run);
+  if (folded === undefined) {
+    const unmarked = run.normalize('NFKD').replace(/\p{M}+/gu, '');
+    folded = NON_ASCII.test(unmarked) ? unmarked.replace(LATIN_LETTER_BEYOND_ASCII, foldLatinLetter) : unmarked;
+    if (run.length <= KEPT_RUN_LENGTH) {
+      if (foldedRuns.size >= KEPT_RUNS) foldedRuns.clear();
+      foldedRuns.set(run, folded);
+    }
+  }
+  return folded;
 }
 
 /**
