@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';
-import { chooseTimezone, chosenTimezone, signIn, submitLogin, timezoneOptions, watchForErrors } from './helpers.ts';
+import { chooseTimezone, chosenTimezone, expireSavedToken, signIn, submitLogin, timezoneOptions, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const ADMIN = { name: 'Ada Lovelace', email: 'ada@example.org', password: 'analytical engine' };
@@ -134,13 +134,10 @@ describe('foundation, end to end', () => {
 
   it('sends an expired session to /login on the next load', async () => {
     await signIn(page, ADMIN);
-    // The refresh cookie is gone (expired) and the bearer token no longer verifies.
+    // The bearer token no longer verifies and the refresh cookie is gone (expired), cleared once the
+    // app's page, whose requests could still set it, has gone.
+    await expireSavedToken(page);
     await context.clearCookies();
-    await page.evaluate(() => {
-      const state = JSON.parse(localStorage.getItem('organiser.state') ?? '{}');
-      state.auth.idToken = 'expired.token.value';
-      localStorage.setItem('organiser.state', JSON.stringify(state));
-    });
     await page.goto('/profile');
     await page.waitForURL('**/login');
     expect(await navLinks(page)).toEqual(['Log in']);

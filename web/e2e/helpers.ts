@@ -107,3 +107,18 @@ export async function timezoneOptions(page: Page): Promise<string[]> {
   await page.keyboard.press('Escape');
   return labels;
 }
+
+/**
+ * Makes the saved session's bearer token one that no longer verifies. The app saves its state
+ * half a second after a change and again when the page goes away, so an edit made while it runs
+ * can be written over by the token it still holds. The page first leaves the app for a JSON
+ * document of the same origin, where nothing saves; the caller navigates back.
+ */
+export async function expireSavedToken(page: Page): Promise<void> {
+  await page.goto('/api/health');
+  await page.evaluate(() => {
+    const state = JSON.parse(localStorage.getItem('organiser.state') ?? '{}');
+    state.auth.idToken = 'expired.token.value';
+    localStorage.setItem('organiser.state', JSON.stringify(state));
+  });
+}

@@ -6,7 +6,7 @@ import {
   type TestIdentityProvider,
 } from '../../server/src/test/identity-provider.ts';
 import { launchBrowser } from './browser.ts';
-import { watchForErrors } from './helpers.ts';
+import { expireSavedToken, watchForErrors } from './helpers.ts';
 import { freePort, type RunningServer, startServer } from './server.ts';
 
 const CLIENT = { clientId: 'organiser', clientSecret: 'organiser client secret' };
@@ -121,12 +121,8 @@ describe.each(runs)('sign-in through a popup with $label', (run) => {
     expect(await photo.getAttribute('src')).toBe(PHOTO_URL);
 
     // Signed in exactly as after a local sign-in: the refresh cookie keeps the session across a reload.
-    await page.evaluate(() => {
-      const state = JSON.parse(localStorage.getItem('organiser.state') ?? '{}');
-      state.auth.idToken = 'expired.token.value';
-      localStorage.setItem('organiser.state', JSON.stringify(state));
-    });
-    await page.reload();
+    await expireSavedToken(page);
+    await page.goto('/profile');
     await page.locator('#profile-email').waitFor();
     expect(page.url()).toMatch(/\/profile$/);
   });
