@@ -1,8 +1,10 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrate, openStorage } from './storage/database.ts';
+import { letWorkersSizeTheirYoungGeneration } from './worker-heaps.ts';
 
 async function main() {
+  letWorkersSizeTheirYoungGeneration();
   const config = loadConfig();
   const storage = await openStorage({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrate(storage);

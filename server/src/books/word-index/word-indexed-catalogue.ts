@@ -21,6 +21,12 @@ export type WordIndexOptions = {
 };
 
 type Built = { version: string; index: CatalogueIndexData };
+
+/**
+ * The young generation of the building and searching threads, as the main thread's (two 16 MB
+ * semi-spaces; worker-heaps.ts): left to V8 on a machine of 24 GB, it would grow to 128 MB a thread.
+ */
+const THREAD_YOUNG_GENERATION = { maxYoungGenerationSizeMb: 48 };
 type Searcher = { worker: Worker; waiting: Map<number, { resolve(reply: SearchReply): void; reject(error: Error): void }> };
 
 /**
@@ -45,7 +51,7 @@ export function withWordIndex(
 
   const buildOnce = () =>
     new Promise<Built>((resolve, reject) => {
-      const worker = new Worker(new URL('./index-build-worker.ts', import.meta.url), { workerData: { source } });
+      const worker = new Worker(new URL('./index-build-worker.ts', import.meta.url), { workerData: { source }, resourceLimits: THREAD_YOUNG_GENERATION });
       builder = worker;
       worker.once('message', (reply: BuildReply) => {
         if (reply.type === 'built') resolve({ version: reply.version, index: reply.index });
@@ -60,7 +66,7 @@ export function withWordIndex(
     });
 
   const startSearcher = (): Searcher => {
-    const worker = new Worker(new URL('./index-worker.ts', import.meta.url), { workerData: { source } });
+    const worker = new Worker(new URL('./index-worker.ts', import.meta.url), { workerData: { source }, resourceLimits: THREAD_YOUNG_GENERATION });
     const searcher: Searcher = { worker, waiting: new Map() };
     worker.on('message', (reply: SearchReply) => {
       const waiting = searcher.waiting.get(reply.id);
