@@ -22,6 +22,20 @@ export function currentMemoryMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024);
 }
 
+/** Samples a process's resident memory every `everyMs`; `stop()` gives the highest sample, in MB. */
+export function sampleMemory(pid: number, everyMs: number): { stop(): number } {
+  let highest = currentMemoryMb(pid);
+  const timer = setInterval(() => {
+    highest = Math.max(highest, currentMemoryMb(pid));
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return highest;
+    },
+  };
+}
+
 export type LoadResult = { p50: number; p99: number; requestsPerSecond: number; requests: number; errors: number };
 
 /** 50 connections against one URL pattern for `seconds`, each request taking the next path. */
