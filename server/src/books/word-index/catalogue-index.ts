@@ -111,15 +111,24 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
   >;
 
   /** One term of a search: its words' place in each field where it has any, and how many books they list (its cost). */
-  type Term = { key: string; ranges: Array<{ field: BookSearchField; range: { first: number; last: number } }>; cost: number };
-  const termsOf = (terms: readonly string[], fields: readonly BookSearchField[]): Term[] =>
-    terms.map((term) => {
-      const ranges = fields
-        .map((field) => ({ field, range: postings[field].prefixRange(term) }))
-        .filter(({ range }) => range.first < range.last);
-      const cost = ranges.reduce((sum, { field, range }) => sum + postings[field].postingsIn(range), 0);
-      return { key: `${fields.join(',')} ${term}`, ranges, cost };
-    });
+  type Term = { word: string; key: string; ranges: Array<{ field: BookSearchField; range: { first: number; last: number } }>; cost: number };
+  const term = (word: string, fields: readonly BookSearchField[], ranges: Term['ranges']): Term => ({
+    word,
+    key: `${fields.join(',')} ${word}`,
+    ranges,
+    cost: ranges.reduce((sum, { field, range }) => sum + postings[field].postingsIn(range), 0),
+  });
+  const termsOf = (words: readonly string[], fields: readonly BookSearchField[]): Term[] =>
+    words.map((word) =>
+      term(
+        word,
+        fields,
+        fields.map((field) => ({ field, range: postings[field].prefixRange(word) })).filter(({ range }) => range.first < range.last),
+      ),
+    );
+  /** The same terms over the title alone, from the title's words they found already. */
+  const overTitle = (terms: readonly Term[]): Term[] =>
+    terms.map(({ word, ranges }) => term(word, ['title'], ranges.filter(({ field }) => field === 'title')));
   const addTerm = (bits: DocBits, { ranges }: Term) => {
     for (const { field, range } of ranges) postings[field].unionInto(bits, range);
   };
@@ -198,7 +207,7 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
   };
 
   /** The total of the sparse path's matches and its page, ranked as `ranked` ranks the bit set's. */
-  const rankedDocs = (query: IndexQuery, identified: readonly number[], found: number[]) => {
+  const rankedDocs = (query: IndexQuery, terms: readonly Term[], identified: readonly number[], found: number[]) => {
     const extra = identified.map(docOf).filter((doc) => doc >= 0 && !found.includes(doc));
     let matches = extra.length === 0 ? found : [...found, ...extra].sort((a, b) => a - b);
     if (query.format !== '') {
@@ -211,7 +220,7 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
       return { total, seqs: matches.slice(-(query.from + query.size), total - query.from).reverse().map((doc) => seqs[doc]!) };
     }
     // The title's books are some of the fields' (the title is one of them), so never too many here.
-    const titled = ranksTitleMatchesFirst(query) ? sparseMatching(termsOf(query.terms, ['title']))! : undefined;
+    const titled = ranksTitleMatchesFirst(query) ? sparseMatching(overTitle(terms))! : undefined;
     for (const doc of titled ?? []) addDoc(scratch, doc);
     const keys = Float64Array.from(matches, (doc) => (titled && !hasDoc(scratch, doc) ? 2 ** 52 : 0) + titleWords[doc]! * 2 ** 32 + doc).sort();
     for (const doc of titled ?? []) scratch[doc >>> 5] = 0;
@@ -231,7 +240,7 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
   };
 
   /** The total of `matches` and its page, ranked. */
-  const ranked = (query: IndexQuery, identified: readonly number[], matches: DocBits) => {
+  const ranked = (query: IndexQuery, terms: readonly Term[], identified: readonly number[], matches: DocBits) => {
     for (const seq of identified) {
       const doc = docOf(seq);
       if (doc >= 0) addDoc(matches, doc);
@@ -242,7 +251,7 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
     if (total > RANKED_MATCH_LIMIT) {
       return { total, seqs: lastDocsOf(matches, query.from, query.size).map((doc) => seqs[doc]!) };
     }
-    const titled = ranksTitleMatchesFirst(query) ? matching(termsOf(query.terms, ['title'])) : undefined;
+    const titled = ranksTitleMatchesFirst(query) ? matching(overTitle(terms)) : undefined;
     // One number a match, ordered as the tiers are: outside the title's matches, title length, catalogue order.
     const keys = Float64Array.from(
       docsOf(matches),
@@ -258,10 +267,10 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
     search(query, identified) {
       const terms = termsOf(query.terms, query.fields);
       const found = sparseMatching(terms);
-      if (found) return rankedDocs(query, identified, found);
+      if (found) return rankedDocs(query, terms, identified, found);
       const matches = matching(terms);
       try {
-        return ranked(query, identified, matches);
+        return ranked(query, terms, identified, matches);
       } finally {
         spare.push(matches);
       }
