@@ -23,10 +23,13 @@ export type WordIndexOptions = {
 type Built = { version: string; index: CatalogueIndexData };
 
 /**
- * The young generation of the building and searching threads, as the main thread's (two 16 MB
- * semi-spaces; worker-heaps.ts): left to V8 on a machine of 24 GB, it would grow to 128 MB a thread.
+ * The young generation of the building thread, as the main thread's (two 16 MB semi-spaces;
+ * worker-heaps.ts): left to V8 on a machine of 24 GB, it would grow to 128 MB a thread. A
+ * searching thread makes little garbage a search (a page of rows; its bit sets are reused) and
+ * lives as long as the server: half of that (a quarter cost it a few per cent of its searches).
  */
-const THREAD_YOUNG_GENERATION = { maxYoungGenerationSizeMb: 48 };
+const BUILDING_YOUNG_GENERATION = { maxYoungGenerationSizeMb: 48 };
+const SEARCHING_YOUNG_GENERATION = { maxYoungGenerationSizeMb: 24 };
 type Searcher = { worker: Worker; waiting: Map<number, { resolve(reply: SearchReply): void; reject(error: Error): void }> };
 
 /**
@@ -51,7 +54,7 @@ export function withWordIndex(
 
   const buildOnce = () =>
     new Promise<Built>((resolve, reject) => {
-      const worker = new Worker(new URL('./index-build-worker.ts', import.meta.url), { workerData: { source }, resourceLimits: THREAD_YOUNG_GENERATION });
+      const worker = new Worker(new URL('./index-build-worker.ts', import.meta.url), { workerData: { source }, resourceLimits: BUILDING_YOUNG_GENERATION });
       builder = worker;
       worker.once('message', (reply: BuildReply) => {
         if (reply.type === 'built') resolve({ version: reply.version, index: reply.index });
@@ -66,7 +69,7 @@ export function withWordIndex(
     });
 
   const startSearcher = (): Searcher => {
-    const worker = new Worker(new URL('./index-worker.ts', import.meta.url), { workerData: { source }, resourceLimits: THREAD_YOUNG_GENERATION });
+    const worker = new Worker(new URL('./index-worker.ts', import.meta.url), { workerData: { source }, resourceLimits: SEARCHING_YOUNG_GENERATION });
     const searcher: Searcher = { worker, waiting: new Map() };
     worker.on('message', (reply: SearchReply) => {
       const waiting = searcher.waiting.get(reply.id);

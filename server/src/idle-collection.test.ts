@@ -1,0 +1,51 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS } from './test/server-process.ts';
+
+/**
+ * A Node started with the server's flags grows its old generation to about 150 MB of objects,
+ * lets them go and then `then` (rests, or keeps busy); it prints its heap's size, in MB, before
+ * and 1.5 s after letting them go.
+ */
+function heapMb({ collecting, then }: { collecting: boolean; then: 'rest' | 'busy' }): { grown: number; after: number } {
+  const main = `
+    import v8 from 'node:v8';
+    import { collectWhenIdle } from ${JSON.stringify(new URL('./idle-collection.ts', import.meta.url).href)};
+    if (${collecting}) collectWhenIdle({ everyMs: 200 });
+    const heapMb = () => Math.round(v8.getHeapStatistics().total_heap_size / 2 ** 20);
+    let kept = [];
+    for (let i = 0; i < 1.5e6; i++) kept.push({ i, text: 'x'.repeat(40) + i });
+    const grown = heapMb();
+    kept = undefined;
+    const until = Date.now() + 1500;
+    const busy = () => {
+      let garbage = 0;
+      for (let i = 0; i < 2e4; i++) garbage += String(i).length;
+      if (Date.now() < until) setImmediate(busy);
+      return garbage;
+    };
+    if (${JSON.stringify(then)} === 'busy') busy();
+    setTimeout(() => console.log(JSON.stringify({ grown, after: heapMb() })), 1500);`;
+  return JSON.parse(execFileSync(process.execPath, [...SERVER_NODE_FLAGS, '--input-type=module', '-e', main], { encoding: 'utf8' })) as {
+    grown: number;
+    after: number;
+  };
+}
+
+describe('collecting when idle', () => {
+  it('gives back a heap grown under load once the thread rests', () => {
+    const { grown, after } = heapMb({ collecting: true, then: 'rest' });
+    expect(grown).toBeGreaterThan(100);
+    expect(after).toBeLessThan(grown / 3);
+  });
+
+  it('would keep it without (V8 gives memory back only when told the thread is idle)', () => {
+    const { grown, after } = heapMb({ collecting: false, then: 'rest' });
+    expect(after).toBeGreaterThan(grown * 0.8);
+  });
+
+  it('does not collect while the thread is busy', () => {
+    const { grown, after } = heapMb({ collecting: true, then: 'busy' });
+    expect(after).toBeGreaterThan(grown * 0.8);
+  });
+});
