@@ -1,9 +1,8 @@
 import { z } from 'zod';
+import { BOOK_FORMATS, BOOK_SEARCH_FIELDS, type BookSearchField } from './book-fields.ts';
 import { ErrorReply } from './errors.ts';
 
-export const BOOK_FORMATS = ['pdf', 'epub', 'mobi', 'azw3', 'chm'] as const;
-export const BOOK_SEARCH_FIELDS = ['title', 'file_path', 'comment', 'author'] as const;
-export type BookSearchField = (typeof BOOK_SEARCH_FIELDS)[number];
+export { BOOK_FORMATS, BOOK_SEARCH_FIELDS, type BookSearchField };
 export const MAX_BOOK_PAGE_SIZE = 100;
 
 /** A book as the catalogue keeps it and the export writes it, one per line (spec §3, DESIGN §4 Book). */

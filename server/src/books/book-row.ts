@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
-import { BOOK_FORMATS, type CatalogueBook } from '../../../contract/books.ts';
+import { BOOK_FORMATS } from '../../../contract/book-fields.ts';
+import type { CatalogueBook } from '../../../contract/books.ts';
 import { searchWords } from '../search/search-text.ts';
 import type { BooksTable } from '../storage/schema.ts';
 

@@ -20,9 +20,8 @@ import {
   libraryFolderRead,
   libraryFolderWrite,
   newCatalogueVersion,
-  RANKED_MATCH_LIMIT,
-  ranksTitleMatchesFirst,
 } from './books.search.ts';
+import { RANKED_MATCH_LIMIT, ranksTitleMatchesFirst } from './book-ranking.ts';
 import { indexedText } from './indexed-text.ts';
 import { libraryFolderTracker } from './library-folder.ts';
 import { type CatalogueWriter, openCatalogueWriter, type WrittenBook } from './catalogue-writer.ts';

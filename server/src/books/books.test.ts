@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Book, BookResults, IndexUploadReply } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
-import { RANKED_MATCH_LIMIT } from './books.search.ts';
+import { RANKED_MATCH_LIMIT } from './book-ranking.ts';
 import { FOLDING_EXAMPLES } from '../search/folding-examples.ts';
 import {
   bearer,

@@ -1,7 +1,7 @@
-import { BOOK_FORMATS, BOOK_SEARCH_FIELDS, type BookSearchField } from '../../../../contract/books.ts';
+import { BOOK_FORMATS, BOOK_SEARCH_FIELDS, type BookSearchField } from '../../../../contract/book-fields.ts';
 import { searchWords } from '../../search/search-text.ts';
 import type { StoredBook } from '../book-row.ts';
-import { RANKED_MATCH_LIMIT, ranksTitleMatchesFirst } from '../books.search.ts';
+import { RANKED_MATCH_LIMIT, ranksTitleMatchesFirst } from '../book-ranking.ts';
 import { indexedText } from '../indexed-text.ts';
 import { addDoc, countDocs, docBits, type DocBits, docsOf, hasDoc, intersectInto, lastDocsOf } from './doc-bits.ts';
 import { type FieldPostings, fieldPostings, fieldPostingsBuilder, type FieldPostingsData } from './field-postings.ts';
