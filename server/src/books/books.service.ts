@@ -11,8 +11,11 @@ import { type ParsedRecord, unreadable } from './import/parsed-record.ts';
 import { readSpooledUpload, spoolUpload } from './import/spooled-upload.ts';
 
 const REPORTED_ERRORS = 100;
-/** Replies remembered, by their size in bytes. */
-const CACHED_REPLY_BYTES = 32 * 1024 * 1024;
+/**
+ * Replies remembered, by their size in bytes: about 1,600 first pages of 5 KB, more than a
+ * household repeats between two loads; 32 MB held at a million books were a tenth of the server.
+ */
+const CACHED_REPLY_BYTES = 8 * 1024 * 1024;
 /**
  * A library database is read synchronously, and SQLite's writes are too: every so many records a
  * load lets the event loop turn, so that searches, progress and a cancel get their turn.

@@ -1,10 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BookResults } from '../../../../contract/books.ts';
+import { BookResults, CatalogueBook } from '../../../../contract/books.ts';
 import { HealthReply } from '../../../../contract/health.ts';
+import type { Storage } from '../../storage/database.ts';
 import { multipart } from '../../test/multipart.ts';
-import { bearer, buildTestApp, createTestDatabase, registerUser, testDialects } from '../../test/test-app.ts';
+import { bearer, buildTestApp, createTestDatabase, openTestStorage, registerUser, testDialects } from '../../test/test-app.ts';
+import { createPostgresCatalogue } from '../books.search.postgres.ts';
+import { createSqliteCatalogue } from '../books.search.sqlite.ts';
+import { catalogueQuery } from '../books.search.ts';
+import { withWordIndex } from './word-indexed-catalogue.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/calibre');
 
@@ -50,4 +55,66 @@ describe.each(testDialects)('the word index built in the background on %s', (dia
       await database.drop();
     }
   }, 60_000);
+});
+
+/** The catalogue of a storage with its searches on the word index, its threads ending after `idleMs`. */
+function indexedCatalogue(storage: Storage, idleMs: number) {
+  const options = { waitForIndex: true, threads: 2, idleMs };
+  if (storage.dialect === 'sqlite') return withWordIndex(createSqliteCatalogue(storage.db, storage.sqliteFile), { source: { kind: 'sqlite', file: storage.sqliteFile }, ...options });
+  const { connectionString, options: schema } = storage.postgres;
+  return withWordIndex(createPostgresCatalogue(storage.db), { source: { kind: 'postgres', connectionString: connectionString!, ...(typeof schema === 'string' ? { options: schema } : {}) }, ...options });
+}
+
+describe.each(testDialects)('the word index\'s searching threads on %s', (dialect) => {
+  it('end once no search has come for a while, and start again, with the index, for the next', async () => {
+    const database = await createTestDatabase(dialect);
+    const storage = await openTestStorage(database);
+    const catalogue = indexedCatalogue(storage, 300);
+    try {
+      await catalogue.load('replace', async (write) => {
+        for (const [id, title] of [['1', 'Les Misérables'], ['2', 'Notre-Dame de Paris'], ['3', 'Les Travailleurs de la mer']]) {
+          await write(CatalogueBook.parse({ id, title, author: 'Victor Hugo', identifier: '', publish_date: null, publisher: '', created: null, updated: null, comment: null, path: '', formats: [] }));
+        }
+      });
+      const search = async (keys: string) => {
+        const { total, books } = await catalogue.search(catalogueQuery({ keys, fields: ['title'], format: '', from: 0, size: 10 }));
+        return { total, ids: books.map((book) => book.id).sort() };
+      };
+      const both = await Promise.all([search('les'), search('paris')]);
+      expect(both).toEqual([{ total: 2, ids: ['1', '3'] }, { total: 1, ids: ['2'] }]);
+      expect(catalogue.searchingThreads()).toBe(2);
+
+      await expect.poll(() => catalogue.searchingThreads(), { timeout: 10_000, interval: 50 }).toBe(0);
+      expect(await search('mer')).toEqual({ total: 1, ids: ['3'] });
+      expect(catalogue.searchingThreads()).toBe(1);
+      expect(catalogue.indexStatus()).toEqual({ state: 'ready', books: 3 });
+    } finally {
+      await catalogue.close();
+      await storage.close();
+      await database.drop();
+    }
+  }, 30_000);
+
+  it('keep one running while one person searches, and no more', async () => {
+    const database = await createTestDatabase(dialect);
+    const storage = await openTestStorage(database);
+    const catalogue = indexedCatalogue(storage, 400);
+    try {
+      await catalogue.load('replace', async (write) => {
+        await write(CatalogueBook.parse({ id: '1', title: 'Les Misérables', author: 'Victor Hugo', identifier: '', publish_date: null, publisher: '', created: null, updated: null, comment: null, path: '', formats: [] }));
+      });
+      const query = catalogueQuery({ keys: 'miserables', fields: ['title'], format: '', from: 0, size: 10 });
+      await catalogue.search(query);
+      const started = performance.now();
+      while (performance.now() - started < 1500) {
+        expect((await catalogue.search(query)).total).toBe(1);
+        expect(catalogue.searchingThreads()).toBe(1);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } finally {
+      await catalogue.close();
+      await storage.close();
+      await database.drop();
+    }
+  }, 30_000);
 });

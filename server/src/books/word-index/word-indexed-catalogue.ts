@@ -18,6 +18,17 @@ export type WordIndexOptions = {
   waitForIndex?: boolean;
   /** The searching threads: one a core, so that concurrent searches use them all. */
   threads?: number;
+  /**
+   * A searching thread with nothing to answer for this long ends, with its heap and its kept term
+   * sets (about 70 MB each at a million books); the next search starts it again.
+   */
+  idleMs?: number;
+};
+
+export type WordIndexedCatalogue = Catalogue & {
+  indexStatus(): SearchIndexStatus;
+  /** The searching threads running now. */
+  searchingThreads(): number;
 };
 
 type Built = { version: string; index: CatalogueIndexData };
@@ -30,18 +41,24 @@ type Built = { version: string; index: CatalogueIndexData };
  */
 const BUILDING_YOUNG_GENERATION = { maxYoungGenerationSizeMb: 48 };
 const SEARCHING_YOUNG_GENERATION = { maxYoungGenerationSizeMb: 24 };
-type Searcher = { worker: Worker; waiting: Map<number, { resolve(reply: SearchReply): void; reject(error: Error): void }> };
+type Searcher = {
+  worker: Worker;
+  waiting: Map<number, { resolve(reply: SearchReply): void; reject(error: Error): void }>;
+  /** Set while nothing is waiting: ends the thread unless a search comes first. */
+  retiring?: NodeJS.Timeout;
+};
 
 /**
  * The catalogue with its searches answered by the word index (catalogue-index.ts), on either
- * database. A thread builds the index and ends; the searching threads, one a core, share the one
- * copy of it and take each search in turn. While it is built (at start, after a load) the
- * database's own engine answers, with the same results (search-against-scan.test.ts).
+ * database. A thread builds the index and ends; the searching threads, up to one a core, share the
+ * one copy of it and take each search in turn, and end after a minute without one. While it is
+ * built (at start, after a load) the database's own engine answers, with the same results
+ * (search-against-scan.test.ts).
  */
 export function withWordIndex(
   inner: Catalogue,
-  { source, eager = false, waitForIndex = false, threads = os.availableParallelism() }: WordIndexOptions,
-): Catalogue {
+  { source, eager = false, waitForIndex = false, threads = os.availableParallelism(), idleMs = 60_000 }: WordIndexOptions,
+): WordIndexedCatalogue {
   let status: SearchIndexStatus = { state: 'idle' };
   let current: Built | undefined;
   let building: Promise<void> | undefined;
@@ -68,17 +85,31 @@ export function withWordIndex(
       worker.unref();
     });
 
+  const forget = (searcher: Searcher) => {
+    clearTimeout(searcher.retiring);
+    searchers = searchers.filter((other) => other !== searcher);
+  };
+
+  const rest = (searcher: Searcher) => {
+    clearTimeout(searcher.retiring);
+    searcher.retiring = setTimeout(() => {
+      forget(searcher);
+      void searcher.worker.terminate();
+    }, idleMs).unref();
+  };
+
   const startSearcher = (): Searcher => {
     const worker = new Worker(new URL('./index-worker.ts', import.meta.url), { workerData: { source }, resourceLimits: SEARCHING_YOUNG_GENERATION });
     const searcher: Searcher = { worker, waiting: new Map() };
     worker.on('message', (reply: SearchReply) => {
       const waiting = searcher.waiting.get(reply.id);
       searcher.waiting.delete(reply.id);
+      if (searcher.waiting.size === 0) rest(searcher);
       waiting?.resolve(reply);
     });
     worker.on('error', (error) => {
       for (const waiting of searcher.waiting.values()) waiting.reject(error);
-      searchers = searchers.filter((other) => other !== searcher);
+      forget(searcher);
     });
     worker.unref();
     return searcher;
@@ -86,20 +117,25 @@ export function withWordIndex(
 
   const sendIndex = (worker: Worker, { version, index }: Built) => worker.postMessage({ type: 'use', version, index } satisfies SearchRequest);
 
-  /** Every searching thread, those that ended with an error started again with the index. */
-  const allSearchers = () => {
-    while (searchers.length < threads) {
-      const searcher = startSearcher();
-      if (current) sendIndex(searcher.worker, current);
-      searchers.push(searcher);
-    }
-    return searchers;
+  /**
+   * The thread with fewest searches waiting; a new one (up to `threads`) when every running one
+   * has some. So one person's searches keep one thread, and a thread that ended, idle or with an
+   * error, starts again only when it is needed.
+   */
+  const searcherFor = () => {
+    const least = searchers.reduce<Searcher | undefined>((best, other) => (!best || other.waiting.size < best.waiting.size ? other : best), undefined);
+    if (least && (least.waiting.size === 0 || searchers.length >= threads)) return least;
+    const searcher = startSearcher();
+    if (current) sendIndex(searcher.worker, current);
+    searchers.push(searcher);
+    return searcher;
   };
 
   const use = (built: Built) => {
     current = built;
     status = { state: 'ready', books: built.index.books };
-    // The searching threads start with the first search: a server nobody searches keeps none.
+    // The searching threads start with the first search and end when searches stop: a server
+    // nobody searches keeps none.
     for (const { worker } of searchers) sendIndex(worker, built);
   };
 
@@ -133,7 +169,8 @@ export function withWordIndex(
   };
 
   const ask = (query: Omit<CatalogueQuery, 'identifier'>, identifier: string) => {
-    const searcher = allSearchers().reduce((least, other) => (other.waiting.size < least.waiting.size ? other : least));
+    const searcher = searcherFor();
+    clearTimeout(searcher.retiring);
     return new Promise<SearchReply>((resolve, reject) => {
       const id = nextId++;
       searcher.waiting.set(id, { resolve, reject });
@@ -171,6 +208,8 @@ export function withWordIndex(
 
     indexStatus: () => status,
 
+    searchingThreads: () => searchers.length,
+
     async load(mode, load) {
       const result = await inner.load(mode, load);
       if (status.state !== 'idle') outdated();
@@ -180,9 +219,12 @@ export function withWordIndex(
     async close() {
       closed = true;
       const stopped = new Error('The catalogue is closed');
-      for (const { waiting } of searchers) for (const pending of waiting.values()) pending.reject(stopped);
-      await Promise.all([builder?.terminate(), ...searchers.map(({ worker }) => worker.terminate())]);
-      searchers = [];
+      const stopping = searchers;
+      for (const searcher of stopping) {
+        forget(searcher);
+        for (const pending of searcher.waiting.values()) pending.reject(stopped);
+      }
+      await Promise.all([builder?.terminate(), ...stopping.map(({ worker }) => worker.terminate())]);
       current = undefined;
       await inner.close();
     },
