@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createSqliteCatalogue } from '../../server/src/books/books.search.sqlite.ts';
 import { catalogueIndex, catalogueIndexBuilder } from '../../server/src/books/word-index/catalogue-index.ts';
 import { type IndexSourceOptions, openIndexSource } from '../../server/src/books/word-index/index-sources.ts';
@@ -34,6 +35,12 @@ const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.
 
 /** The repeated mix: this many distinct queries, asked over and over. */
 const MIX_QUERIES = 200;
+/**
+ * How long the server is left alone after the search rounds before its memory at rest is read:
+ * past the minute after which idle searching threads end, and the main thread's next look at
+ * whether it rests (word-indexed-catalogue.ts, idle-collection.ts).
+ */
+const REST_SECONDS = 80;
 
 type Database = 'sqlite' | 'postgres';
 type ImportResult = { database?: Database; kind: 'json' | 'csv'; books: number; fileMb: number; seconds: number; booksPerSecond: number; peakMb: number; loadPeakMb?: number };
@@ -80,6 +87,17 @@ async function writeFloor(count: number): Promise<{ books: number; booksPerSecon
 const shapeStream = (shape: SearchShape, seed: number) =>
   typedQueries(Math.max(...SIZES), 400_000, seed).map((words) => organiserSearch(words, shape, 10));
 
+/** The bytes of a built index: all of it is typed arrays in shared memory, each counted once. */
+function sharedBytes(value: unknown, seen = new Set<SharedArrayBuffer>()): number {
+  if (ArrayBuffer.isView(value) && value.buffer instanceof SharedArrayBuffer) {
+    if (seen.has(value.buffer)) return 0;
+    seen.add(value.buffer);
+    return value.buffer.byteLength;
+  }
+  if (typeof value !== 'object' || value === null) return 0;
+  return Object.values(value).reduce((sum: number, item) => sum + sharedBytes(item, seen), 0);
+}
+
 /**
  * The floor: what the word index's thread does for each query (the index's search and the page's
  * rows read from the same file), in-process, one at a time, without HTTP or the hop to the thread.
@@ -89,8 +107,10 @@ async function rawQueryLatencies(where: IndexSourceOptions, streams: Record<Sear
   const builder = catalogueIndexBuilder();
   const started = performance.now();
   const version = await source.snapshot((row) => builder.add(row));
-  const index = catalogueIndex(builder.finish());
+  const data = builder.finish();
+  const index = catalogueIndex(data);
   const buildSeconds = +((performance.now() - started) / 1000).toFixed(1);
+  const indexMb = Math.round(sharedBytes(data) / 2 ** 20);
   const latencies = {} as Record<SearchShape, { p50: number; p99: number }>;
   for (const shape of SHAPES) {
     const times: number[] = [];
@@ -111,7 +131,7 @@ async function rawQueryLatencies(where: IndexSourceOptions, streams: Record<Sear
     latencies[shape] = { p50: +percentile(times, 50).toFixed(3), p99: +percentile(times, 99).toFixed(3) };
   }
   await source.close();
-  return { buildSeconds, ...latencies };
+  return { buildSeconds, indexMb, ...latencies };
 }
 
 /**
@@ -153,6 +173,8 @@ async function benchImports() {
         const postgres = database === 'postgres' ? await freshPostgresDatabase(POSTGRES_URL, `organiser_bench_books_${process.pid}`) : undefined;
         const server = await startServer({ MAX_UPLOAD_MB: '100000', LOG_LEVEL: 'warn', ...(postgres ? { DATABASE_URL: postgres.url } : {}) }, { needsWebClient: false });
         try {
+          // The empty server's memory, the first part of the whole server's floor at a million books.
+          const startedMb = currentMemoryMb(server.pid);
           const token = await signUp(server);
           const sampled = sampleMemory(server.pid, 100);
           const { seconds, books } = await importFile(server, token, file);
@@ -164,7 +186,7 @@ async function benchImports() {
             const where: IndexSourceOptions = postgres
               ? { kind: 'postgres', connectionString: postgres.url }
               : { kind: 'sqlite', file: path.join(server.dataDir, 'organiser.sqlite') };
-            searches[database] = await benchSearch(server, where, streams);
+            searches[database] = { ...(await benchSearch(server, where, streams)), startedMb };
           }
         } catch (error) {
           console.error(`server exit code ${server.child.exitCode}, signal ${server.child.signalCode}:\n${server.logs().slice(-5000)}`);
@@ -188,7 +210,7 @@ async function benchImports() {
 
 const SHAPES: SearchShape[] = ['titles', 'all fields'];
 
-type SearchResult = Awaited<ReturnType<typeof benchSearch>>;
+type SearchResult = Awaited<ReturnType<typeof benchSearch>> & { startedMb?: number };
 
 /** The never-repeated streams of each shape, and the repeated mix from a stream of its own, which no round reaches. */
 function searchStreams() {
@@ -233,10 +255,15 @@ async function benchSearch(server: RunningServer, where: IndexSourceOptions, { m
     floor.stop();
   }
   const serverMb = currentMemoryMb(server.pid);
+  const roundsEnded = performance.now();
+  // The in-process floor runs meanwhile: the server is left alone.
   const raw = await rawQueryLatencies(where, {
     titles: streams.titles.slice(0, 2000),
     'all fields': streams['all fields'].slice(0, 2000),
   });
+  await sleep(Math.max(0, REST_SECONDS * 1000 - (performance.now() - roundsEnded)));
+  const restMb = currentMemoryMb(server.pid);
+  console.log(`  server RSS ${serverMb} MB after the rounds, ${restMb} MB after ${REST_SECONDS} s at rest; the index ${raw.indexMb} MB`);
   const medians = Object.fromEntries(
     Object.keys(rounds[0]!).map((what) => [
       what,
@@ -248,7 +275,7 @@ async function benchSearch(server: RunningServer, where: IndexSourceOptions, { m
       },
     ]),
   );
-  return { books, measuredAt: new Date().toISOString(), loadAverage: os.loadavg().map((l) => +l.toFixed(1)), secondsPerRound: LOAD_SECONDS, rounds: rounds.length, indexWaitSeconds: +waitedSeconds.toFixed(1), serverMb, medians, raw };
+  return { books, measuredAt: new Date().toISOString(), loadAverage: os.loadavg().map((l) => +l.toFixed(1)), secondsPerRound: LOAD_SECONDS, rounds: rounds.length, indexWaitSeconds: +waitedSeconds.toFixed(1), serverMb, restMb, medians, raw };
 }
 
 type Report = {
@@ -289,11 +316,17 @@ function importMarkdown(report: Report) {
   return lines;
 }
 
+/** The whole server's memory at a million books beside its floor: the empty server and the index, measured in the same run. */
+function memoryMarkdown(s: SearchResult) {
+  if (s.restMb === undefined || s.startedMb === undefined) return `Server memory (RSS) after the rounds: ${s.serverMb} MB.`;
+  return `Server memory (RSS): ${s.startedMb} MB started with an empty catalogue; ${s.serverMb} MB at the end of the rounds; ${s.restMb} MB after ${REST_SECONDS} s at rest. The word index alone is ${s.raw.indexMb} MB (its arrays, counted in-process), so this design's floor is the empty server and the index: ${s.startedMb + s.raw.indexMb} MB.`;
+}
+
 function searchMarkdown(s: SearchResult, database: string) {
   return [
     `## Search, ${s.books} books, ${database} (DESIGN §6: every shape p50 ≤ 5 ms, p99 ≤ 25 ms at one client; ≥ 2,000 req/s at 50 connections)`,
     '',
-    `${s.measuredAt ? `Measured ${s.measuredAt} (load average after the rounds: ${s.loadAverage.join(' / ')}). ` : ''}Medians of ${s.rounds} rounds of ${s.secondsPerRound} s each, measured once the word index held the whole catalogue (${s.indexWaitSeconds} s after the import answered; the database answers searches meanwhile). "Never repeated": a stream of one-to-three-word queries taken from titles, each asked once in the whole run (the server keeps recent results until the catalogue changes, so this is the uncached cost), over the title or over all four fields. "Repeated mix": ${MIX_QUERIES} such queries, asked once beforehand and then over and over, as a household repeats its searches. Server memory (RSS) after the rounds: ${s.serverMb} MB. The in-process floor runs 2,000 queries of each stream one at a time: the word index's search and the page's rows, as its thread does them, without HTTP or the hop to the thread (its index built in ${s.raw.buildSeconds} s in-process).`,
+    `${s.measuredAt ? `Measured ${s.measuredAt} (load average after the rounds: ${s.loadAverage.join(' / ')}). ` : ''}Medians of ${s.rounds} rounds of ${s.secondsPerRound} s each, measured once the word index held the whole catalogue (${s.indexWaitSeconds} s after the import answered; the database answers searches meanwhile). "Never repeated": a stream of one-to-three-word queries taken from titles, each asked once in the whole run (the server keeps recent results until the catalogue changes, so this is the uncached cost), over the title or over all four fields. "Repeated mix": ${MIX_QUERIES} such queries, asked once beforehand and then over and over, as a household repeats its searches. ${memoryMarkdown(s)} The in-process floor runs 2,000 queries of each stream one at a time: the word index's search and the page's rows, as its thread does them, without HTTP or the hop to the thread (its index built in ${s.raw.buildSeconds} s in-process).`,
     '',
     '| what | p50 (ms) | p99 (ms) | req/s | errors |',
     '|---|---:|---:|---:|---:|',
