@@ -37,7 +37,7 @@ import { createCatalogueLoads } from './books/catalogue-loads.ts';
 import { createPostgresCatalogue } from './books/books.search.postgres.ts';
 import { createSqliteCatalogue } from './books/books.search.sqlite.ts';
 import type { Catalogue } from './books/books.search.ts';
-import type { IndexSourceOptions } from './books/word-index/index-sources.ts';
+import { indexSourceOf } from './books/word-index/index-sources.ts';
 import { withWordIndex } from './books/word-index/word-indexed-catalogue.ts';
 import { createCoverThumbnails } from './books/library/covers.ts';
 import { createLibraryFiles } from './books/library/library.files.ts';
@@ -77,14 +77,14 @@ export type ServicesOptions = {
 
 /** What differs between the databases; `storage.dialect` alone decides it. */
 async function databaseParts({ storage, log, eagerSearchWorkers = false, wordIndex = 'background', clock = systemClock }: ServicesOptions) {
-  const indexed = (catalogue: Catalogue, source: IndexSourceOptions) =>
-    wordIndex === 'off' ? catalogue : withWordIndex(catalogue, { source, eager: eagerSearchWorkers, waitForIndex: wordIndex === 'wait' });
+  const indexed = (catalogue: Catalogue) =>
+    wordIndex === 'off' ? catalogue : withWordIndex(catalogue, { source: indexSourceOf(storage), eager: eagerSearchWorkers, waitForIndex: wordIndex === 'wait' });
   if (storage.dialect === 'sqlite') {
     return {
       revocations: await createLocalSessionRevocations(storage.db, clock),
       disabledAccounts: await createLocalDisabledAccounts(storage.db),
       // The database's own engine answers only while the word index is built: its workers start when asked.
-      catalogue: indexed(createSqliteCatalogue(storage.db, storage.sqliteFile), { kind: 'sqlite', file: storage.sqliteFile }),
+      catalogue: indexed(createSqliteCatalogue(storage.db, storage.sqliteFile)),
       bookmarkIndex: createSqliteBookmarkIndex(storage.db),
       events: createLocalUserEvents(),
       loadSharing: createLocalLoadSharing(),
@@ -93,11 +93,7 @@ async function databaseParts({ storage, log, eagerSearchWorkers = false, wordInd
     };
   }
   return {
-    catalogue: indexed(createPostgresCatalogue(storage.db), {
-      kind: 'postgres',
-      connectionString: storage.postgres.connectionString!,
-      ...(typeof storage.postgres.options === 'string' ? { options: storage.postgres.options } : {}),
-    }),
+    catalogue: indexed(createPostgresCatalogue(storage.db)),
     bookmarkIndex: createPostgresBookmarkIndex(storage.db),
     events: await createPostgresUserEvents(storage.db, storage.postgres, log),
     loadSharing: await createPostgresLoadSharing(storage.db, storage.postgres, log, randomUUID()),

@@ -1,12 +1,20 @@
 import { DatabaseSync } from 'node:sqlite';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import pg from 'pg';
+import type { Storage } from '../../storage/database.ts';
 import { pgTypes } from '../../storage/pg-types.ts';
 import { BOOK_COLUMNS, type BookRow } from '../book-row.ts';
 import { INDEXED_COLUMNS, type IndexedRow } from './catalogue-index.ts';
 
 /** Where the word index reads the catalogue from: a structured-cloneable description, for its worker. */
 export type IndexSourceOptions = { kind: 'sqlite'; file: string } | { kind: 'postgres'; connectionString: string; options?: string };
+
+/** Where the word index of an open storage reads the catalogue from: its file, or its server and schema. */
+export function indexSourceOf(storage: Storage): IndexSourceOptions {
+  if (storage.dialect === 'sqlite') return { kind: 'sqlite', file: storage.sqliteFile };
+  const { connectionString, options } = storage.postgres;
+  return { kind: 'postgres', connectionString: connectionString!, ...(typeof options === 'string' ? { options } : {}) };
+}
 
 export type PageAnswer = { total: number; rows: BookRow[] } | 'stale';
 

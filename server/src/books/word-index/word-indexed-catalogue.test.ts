@@ -9,6 +9,7 @@ import { bearer, buildTestApp, createTestDatabase, openTestStorage, registerUser
 import { createPostgresCatalogue } from '../books.search.postgres.ts';
 import { createSqliteCatalogue } from '../books.search.sqlite.ts';
 import { catalogueQuery } from '../books.search.ts';
+import { indexSourceOf } from './index-sources.ts';
 import { withWordIndex } from './word-indexed-catalogue.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/calibre');
@@ -59,10 +60,8 @@ describe.each(testDialects)('the word index built in the background on %s', (dia
 
 /** The catalogue of a storage with its searches on the word index, its threads ending after `idleMs`. */
 function indexedCatalogue(storage: Storage, idleMs: number) {
-  const options = { waitForIndex: true, threads: 2, idleMs };
-  if (storage.dialect === 'sqlite') return withWordIndex(createSqliteCatalogue(storage.db, storage.sqliteFile), { source: { kind: 'sqlite', file: storage.sqliteFile }, ...options });
-  const { connectionString, options: schema } = storage.postgres;
-  return withWordIndex(createPostgresCatalogue(storage.db), { source: { kind: 'postgres', connectionString: connectionString!, ...(typeof schema === 'string' ? { options: schema } : {}) }, ...options });
+  const inner = storage.dialect === 'sqlite' ? createSqliteCatalogue(storage.db, storage.sqliteFile) : createPostgresCatalogue(storage.db);
+  return withWordIndex(inner, { source: indexSourceOf(storage), waitForIndex: true, threads: 2, idleMs });
 }
 
 describe.each(testDialects)('the word index\'s searching threads on %s', (dialect) => {
