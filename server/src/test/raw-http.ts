@@ -40,10 +40,11 @@ export async function trickleBody(port: number, path: string, everyMs: number, h
 }
 
 /** GET on a connection of its own (no agent, so no pooled socket the cap may have closed): status and ms. */
-export function timedGet(port: number, path: string): Promise<{ status: number; ms: number }> {
+export function timedGet(port: number, path: string, timeoutMs?: number): Promise<{ status: number; ms: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const request = http.get({ host: '127.0.0.1', port, path, agent: false }, (response) => {
+    const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+    const request = http.get({ host: '127.0.0.1', port, path, agent: false, signal }, (response) => {
       response.resume();
       response.on('end', () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - started }));
     });
