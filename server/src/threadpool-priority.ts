@@ -16,22 +16,19 @@ const POOL_THREAD = 'libuv-worker';
  *
  * Linux gives each thread its own nice, set through the thread's id; elsewhere the call would set
  * the whole process's, so nothing is done there. A system that refuses the change (a seccomp
- * profile may) leaves the threads as they were, as before. Returns how many threads it lowered.
+ * profile may) leaves the threads as they were, as before.
  */
-export async function lowerThreadpoolPriority(): Promise<number> {
-  if (process.platform !== 'linux') return 0;
+export async function lowerThreadpoolPriority(): Promise<void> {
+  if (process.platform !== 'linux') return;
   // libuv starts every thread of its pool on the first work handed to it.
   await fs.promises.access(import.meta.dirname);
-  let lowered = 0;
   for (const thread of fs.readdirSync('/proc/self/task')) {
     const name = fs.readFileSync(`/proc/self/task/${thread}/comm`, 'utf8').trim();
     if (name !== POOL_THREAD) continue;
     try {
       os.setPriority(Number(thread), THREADPOOL_NICE);
-      lowered += 1;
     } catch {
-      return lowered;
+      return;
     }
   }
-  return lowered;
 }
