@@ -27,8 +27,10 @@ function workerNewSpaceMb(letWorkersSize: boolean): number {
 }
 
 describe('worker threads under the server flags', () => {
+  // Asked for 2 MB, the worker’s new space measures 2 MB, and once 4 in a loaded CI run (V8
+  // rounds and grows it by pages); the main thread's, which it would have without the fix, is 32.
   it('keep the young generation they ask for, not the main thread’s', () => {
-    expect(workerNewSpaceMb(true)).toBeLessThanOrEqual(2);
+    expect(workerNewSpaceMb(true)).toBeLessThanOrEqual(4);
   });
 
   it('would have the main thread’s without it (V8 ranks the flag above resourceLimits)', () => {

@@ -26,14 +26,16 @@ describe.each(testDialects)('imports running at once on %s', (dialect) => {
     return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as unknown };
   };
 
-  /** An upload whose file arrives only when `finish` is called: its import runs until then. */
+  /** An upload whose file arrives only when `finish` is called: its import runs until then, unless refused. */
   function slowUpload(token: string, file: Buffer) {
+    let answered = false;
     const request = http.request(`${base}/bookmarks/import`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
     });
     const reply = new Promise<{ status: number; body: unknown }>((resolve, reject) => {
       request.on('response', (response) => {
+        answered = true;
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
@@ -43,6 +45,7 @@ describe.each(testDialects)('imports running at once on %s', (dialect) => {
     request.write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bookmarks.html"\r\n\r\n`);
     request.write(file.subarray(0, 100));
     return {
+      answered: () => answered,
       finish() {
         request.end(Buffer.concat([file.subarray(100), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]));
         return reply;
@@ -55,11 +58,29 @@ describe.each(testDialects)('imports running at once on %s', (dialect) => {
   }
 
   /**
-   * Sends a file that is no bookmarks file until the reply is `status`; meanwhile it must be
-   * `meanwhile` (400, which changes nothing, while an import may start).
+   * A slow upload sent again whenever the server refused it: a probe of this test's own, refused a
+   * moment later, may have held the place (the user's, or the server's last) when it came.
    */
-  async function untilRefusedWith(token: string, status: number, meanwhile = 400) {
+  function heldUpload(token: string, file: Buffer) {
+    let upload = slowUpload(token, file);
+    return {
+      keep() {
+        if (!upload.answered()) return;
+        upload.abort();
+        upload = slowUpload(token, file);
+      },
+      finish: () => upload.finish(),
+      abort: () => upload.abort(),
+    };
+  }
+
+  /**
+   * Sends a file that is no bookmarks file until the reply is `status`; meanwhile it must be
+   * `meanwhile` (400, which changes nothing, while an import may start), and `held` is kept.
+   */
+  async function untilRefusedWith(token: string, status: number, { meanwhile = 400, held }: { meanwhile?: number; held?: ReturnType<typeof heldUpload> } = {}) {
     for (const started = Date.now(); Date.now() - started < 10_000; ) {
+      held?.keep();
       const response = await importOver(token, 'not a bookmarks file');
       if (response.status === status) return response;
       expect(response.status).toBe(meanwhile);
@@ -71,16 +92,16 @@ describe.each(testDialects)('imports running at once on %s', (dialect) => {
   it('runs one import per user (409 for a second) and two per server (503 with Retry-After for a third)', async () => {
     const [alice, bob, carol] = await Promise.all([registerUser(t.app), registerUser(t.app), registerUser(t.app)]);
     const file = bookmarkFixture('firefox-bookmarks.html');
-    const alicesImport = slowUpload(alice.idToken, file);
-    const second = await untilRefusedWith(alice.idToken, 409);
+    const alicesImport = heldUpload(alice.idToken, file);
+    const second = await untilRefusedWith(alice.idToken, 409, { held: alicesImport });
     expect(ErrorReply.parse(second.body)).toEqual({
       statusCode: 409,
       error: 'Conflict',
       message: 'An import of yours is already running: wait for it to finish, then import again',
     });
 
-    const bobsImport = slowUpload(bob.idToken, file);
-    const third = await untilRefusedWith(carol.idToken, 503);
+    const bobsImport = heldUpload(bob.idToken, file);
+    const third = await untilRefusedWith(carol.idToken, 503, { held: bobsImport });
     expect(third.retryAfter).toBe('30');
     expect(ErrorReply.parse(third.body).message).toBe('The server is busy with other imports: try again in 30 seconds');
 
@@ -89,7 +110,7 @@ describe.each(testDialects)('imports running at once on %s', (dialect) => {
     expect(BookmarkImportReply.parse(alicesReply.body).imported).toBe(8);
     // An upload broken off frees its place too.
     bobsImport.abort();
-    await untilRefusedWith(carol.idToken, 400, 503);
+    await untilRefusedWith(carol.idToken, 400, { meanwhile: 503 });
     expect(BookmarkImportReply.parse((await importOver(carol.idToken, file)).body).imported).toBe(8);
   });
 });
