@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { migrate, openStorage } from './storage/database.ts';
 import { collectWhenIdle } from './idle-collection.ts';
 import { lowerThreadpoolPriority } from './threadpool-priority.ts';
+import { checkpointInBackground } from './storage/wal-checkpoints.ts';
 import { letWorkersSizeTheirYoungGeneration } from './worker-heaps.ts';
 
 async function main() {
@@ -13,7 +14,11 @@ async function main() {
   const storage = await openStorage({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrate(storage);
   const app = await buildApp({ config, storage, logger: { level: config.logLevel } });
-  app.addHook('onClose', () => storage.close());
+  const checkpoints = storage.dialect === 'sqlite' ? await checkpointInBackground(storage.db, storage.sqliteFile, app.log) : undefined;
+  app.addHook('onClose', async () => {
+    await checkpoints?.stop();
+    await storage.close();
+  });
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

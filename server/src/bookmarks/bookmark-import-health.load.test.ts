@@ -14,7 +14,8 @@ const HEALTH_BUDGET_MS = 100;
  * DESIGN §6 "health under attack" for the heaviest request a user can make: a 100,000-link
  * bookmarks file (11 MB) imported into the real server process on SQLite, whose driver never
  * yields, while /api/health is asked every 20 ms on connections of its own: every answer within
- * 100 ms (issue 11). Its slowest answers waited behind a batch of the import's writes.
+ * 100 ms (issue 11). Its slowest answers waited behind a batch of the import's writes (docs/decisions.md,
+ * "Health during a bookmark import, second look").
  */
 describe('health during a 100,000-link bookmark import', () => {
   let server: ServerProcess;
