@@ -28,14 +28,12 @@ describe.each(testDialects)('imports running at once on %s', (dialect) => {
 
   /** An upload whose file arrives only when `finish` is called: its import runs until then, unless refused. */
   function slowUpload(token: string, file: Buffer) {
-    let answered = false;
     const request = http.request(`${base}/bookmarks/import`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
     });
     const reply = new Promise<{ status: number; body: unknown }>((resolve, reject) => {
       request.on('response', (response) => {
-        answered = true;
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
@@ -45,7 +43,6 @@ describe.each(testDialects)('imports running at once on %s', (dialect) => {
     request.write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="bookmarks.html"\r\n\r\n`);
     request.write(file.subarray(0, 100));
     return {
-      answered: () => answered,
       finish() {
         request.end(Buffer.concat([file.subarray(100), Buffer.from(`\r\n--${BOUNDARY}--\r\n`)]));
         return reply;
@@ -57,51 +54,35 @@ describe.each(testDialects)('imports running at once on %s', (dialect) => {
     };
   }
 
-  /**
-   * A slow upload sent again whenever the server refused it: a probe of this test's own, refused a
-   * moment later, may have held the place (the user's, or the server's last) when it came.
-   */
-  function heldUpload(token: string, file: Buffer) {
-    let upload = slowUpload(token, file);
-    return {
-      keep() {
-        if (!upload.answered()) return;
-        upload.abort();
-        upload = slowUpload(token, file);
-      },
-      finish: () => upload.finish(),
-      abort: () => upload.abort(),
-    };
-  }
-
-  /**
-   * Sends a file that is no bookmarks file until the reply is `status`; meanwhile it must be
-   * `meanwhile` (400, which changes nothing, while an import may start), and `held` is kept.
-   */
-  async function untilRefusedWith(token: string, status: number, { meanwhile = 400, held }: { meanwhile?: number; held?: ReturnType<typeof heldUpload> } = {}) {
-    for (const started = Date.now(); Date.now() - started < 10_000; ) {
-      held?.keep();
-      const response = await importOver(token, 'not a bookmarks file');
-      if (response.status === status) return response;
-      expect(response.status).toBe(meanwhile);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+  /** The user's import as the server reports it (issue 18): `receiving` once it holds its place. */
+  const progressOf = async (token: string) => {
+    const response = await fetch(`${base}/bookmarks/import/progress`, { headers: { authorization: `Bearer ${token}` } });
+    return ((await response.json()) as { import: { phase: string } | null }).import?.phase;
+  };
+  /** Waits until the user's import is in `phase`: asking its progress takes no place, so nothing races it for one. */
+  async function untilPhase(token: string, phase: string) {
+    for (const started = Date.now(); Date.now() - started < 10_000; await new Promise((resolve) => setTimeout(resolve, 10))) {
+      if ((await progressOf(token)) === phase) return;
     }
-    throw new Error(`no ${status} within 10 s`);
+    throw new Error(`the import was not ${phase} within 10 s`);
   }
 
   it('runs one import per user (409 for a second) and two per server (503 with Retry-After for a third)', async () => {
     const [alice, bob, carol] = await Promise.all([registerUser(t.app), registerUser(t.app), registerUser(t.app)]);
     const file = bookmarkFixture('firefox-bookmarks.html');
-    const alicesImport = heldUpload(alice.idToken, file);
-    const second = await untilRefusedWith(alice.idToken, 409, { held: alicesImport });
+    const alicesImport = slowUpload(alice.idToken, file);
+    await untilPhase(alice.idToken, 'receiving');
+    const second = await importOver(alice.idToken, 'not a bookmarks file');
     expect(ErrorReply.parse(second.body)).toEqual({
       statusCode: 409,
       error: 'Conflict',
       message: 'An import of yours is already running: wait for it to finish, then import again',
     });
 
-    const bobsImport = heldUpload(bob.idToken, file);
-    const third = await untilRefusedWith(carol.idToken, 503, { held: bobsImport });
+    const bobsImport = slowUpload(bob.idToken, file);
+    await untilPhase(bob.idToken, 'receiving');
+    const third = await importOver(carol.idToken, 'not a bookmarks file');
+    expect(third.status).toBe(503);
     expect(third.retryAfter).toBe('30');
     expect(ErrorReply.parse(third.body).message).toBe('The server is busy with other imports: try again in 30 seconds');
 
@@ -110,7 +91,8 @@ describe.each(testDialects)('imports running at once on %s', (dialect) => {
     expect(BookmarkImportReply.parse(alicesReply.body).imported).toBe(8);
     // An upload broken off frees its place too.
     bobsImport.abort();
-    await untilRefusedWith(carol.idToken, 400, { meanwhile: 503 });
+    await untilPhase(bob.idToken, 'failed');
+    expect((await importOver(carol.idToken, 'not a bookmarks file')).status).toBe(400);
     expect(BookmarkImportReply.parse((await importOver(carol.idToken, file)).body).imported).toBe(8);
   });
 });
