@@ -26,7 +26,7 @@ describe.each(testDialects)('imports running at once on %s', (dialect) => {
     return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as unknown };
   };
 
-  /** An upload whose file arrives only when `finish` is called: its import runs until then, unless refused. */
+  /** An upload whose file arrives only when `finish` is called: its import runs until then. */
   function slowUpload(token: string, file: Buffer) {
     const request = http.request(`${base}/bookmarks/import`, {
       method: 'POST',

@@ -4,7 +4,7 @@ import type { Logger } from '../logger.ts';
 import type { Database } from './schema.ts';
 
 /** How often the log is copied into the database file; an import writes a few MB of log a second. */
-export const CHECKPOINT_EVERY_MS = 500;
+const CHECKPOINT_EVERY_MS = 500;
 /** SQLite's own threshold, in pages, for the connection that commits past it. */
 const SQLITE_AUTOCHECKPOINT = 1000;
 
