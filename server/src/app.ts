@@ -80,7 +80,7 @@ export async function buildApp({
   endSlowBodies(app, limits);
   stripControlCharactersAtTheEdge(app);
 
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await registerOpenApi(app);
   await app.register(cookie);
   decorateRequestsWithPrincipal(app);

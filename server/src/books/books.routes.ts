@@ -29,8 +29,8 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, fil
   app.addHook('onRequest', authenticator.requireReader);
   await app.register(multipart);
 
-  // Typed without the zod provider: the reply is the JSON bytes the service made and checked
-  // against BookResults (a kept reply is sent again as it is); the query is still parsed by zod.
+  // Typed without the zod provider: the reply is the JSON bytes the service made as BookResults
+  // (a kept reply is sent again as it is); the query is still parsed by zod.
   app.get<{ Querystring: BookQuery }>(
     '/api/books',
     {

@@ -34,6 +34,16 @@ export function nodeSqliteDatabase(file: string): SqliteDatabase & { raw: Databa
   raw.exec('PRAGMA busy_timeout = 5000');
   // `iterate` gets a statement of its own, since two iterations of one statement cannot interleave.
   const reuse = preparedStatements(raw);
+  // `columns()` builds a description of every column at each call: asked once a statement.
+  const readers = new WeakMap<StatementSync, boolean>();
+  const isReader = (statement: StatementSync) => {
+    let reader = readers.get(statement);
+    if (reader === undefined) {
+      reader = statement.columns().length > 0;
+      readers.set(statement, reader);
+    }
+    return reader;
+  };
   const parameters = (values: ReadonlyArray<unknown>) => values as SQLInputValue[];
   return {
     raw,
@@ -41,7 +51,7 @@ export function nodeSqliteDatabase(file: string): SqliteDatabase & { raw: Databa
     prepare(sql): SqliteStatement {
       const statement = reuse(sql);
       return {
-        reader: statement.columns().length > 0,
+        reader: isReader(statement),
         all: (values) => statement.all(...parameters(values)),
         run: (values) => statement.run(...parameters(values)),
         iterate: (values) => raw.prepare(sql).iterate(...parameters(values)),
