@@ -67,7 +67,7 @@ export function createBooksService({
      */
     async searchReply(query: BookQuery): Promise<Buffer> {
       const question = catalogueQuery(query);
-      const key = `${await catalogue.version()} ${query.includeComment} ${JSON.stringify(question)}`;
+      const key = `${await catalogue.version()} ${JSON.stringify(question)}`;
       let reply = replies.get(key);
       if (!reply) {
         // Bytes of its own: `Buffer.from` puts a reply under 4 KB in a shared 8 KB slab, which a

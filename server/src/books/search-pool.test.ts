@@ -7,7 +7,7 @@ import { migrate, openStorage } from '../storage/database.ts';
 import { createSqliteCatalogue, searchPlan } from './books.search.sqlite.ts';
 import { createSearchPool } from './search-pool.ts';
 
-const everything = { terms: [], identifier: '', fields: ['title' as const], format: '' as const, from: 0, size: 10 };
+const everything = { terms: [], identifier: '', fields: ['title' as const], format: '' as const, from: 0, size: 10, comments: true };
 const book = (id: string, title: string) => CatalogueBook.parse({
   id, title, author: 'Victor Hugo', identifier: '', publish_date: null, publisher: '', created: null,
   updated: '2020-01-01T00:00:00.000Z', comment: null, path: `${id}.epub`, formats: [`${id}.epub`],

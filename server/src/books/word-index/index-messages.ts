@@ -8,7 +8,7 @@ export type BuildReply = { type: 'built'; version: string; index: CatalogueIndex
 export type SearchRequest =
   | { type: 'use'; version: string; index: CatalogueIndexData }
   | { type: 'drop' }
-  | { type: 'search'; id: number; query: IndexQuery; identifier: string };
+  | { type: 'search'; id: number; query: IndexQuery; identifier: string; comments: boolean };
 
 /** From it, by id: the answer, or 'stale' when a load has committed since its index was built. */
 export type SearchReply =

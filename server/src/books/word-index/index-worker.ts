@@ -12,10 +12,10 @@ let current: { version: string; index: CatalogueIndex } | undefined;
 
 const post = (reply: SearchReply) => parentPort!.postMessage(reply);
 
-async function search({ id, query, identifier }: Extract<SearchRequest, { type: 'search' }>) {
+async function search({ id, query, identifier, comments }: Extract<SearchRequest, { type: 'search' }>) {
   // The catalogue sends a search only once it has sent an index, and messages keep their order.
   const { version, index } = current!;
-  const answer = await source.answer(version, identifier, (identified) => index.search(query, identified));
+  const answer = await source.answer(version, { identifier, comments }, (identified) => index.search(query, identified));
   post(answer === 'stale' ? { type: 'stale', id, version } : { type: 'answer', id, answer });
 }
 

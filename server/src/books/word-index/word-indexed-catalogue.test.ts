@@ -76,7 +76,8 @@ describe.each(testDialects)('the word index\'s searching threads on %s', (dialec
     catalogue = indexedCatalogue(storage, IDLE_MS);
     await catalogue.load('replace', async (write) => {
       for (const [id, title] of [['1', 'Les Misérables'], ['2', 'Notre-Dame de Paris'], ['3', 'Les Travailleurs de la mer']]) {
-        await write(CatalogueBook.parse({ id, title, author: 'Victor Hugo', identifier: '', publish_date: null, publisher: '', created: null, updated: null, comment: null, path: '', formats: [] }));
+        const comment = `<p>${title}, by Victor Hugo.</p>`;
+        await write(CatalogueBook.parse({ id, title, author: 'Victor Hugo', identifier: '', publish_date: null, publisher: '', created: null, updated: null, comment, path: '', formats: [] }));
       }
     });
   });
@@ -99,6 +100,16 @@ describe.each(testDialects)('the word index\'s searching threads on %s', (dialec
     await expect.poll(() => catalogue.searchingThreads(), { timeout: 10_000, interval: 50 }).toBe(0);
     expect(await search('mer')).toEqual({ total: 1, ids: ['3'] });
     expect(catalogue.searchingThreads()).toBe(1);
+    expect(catalogue.indexStatus()).toEqual({ state: 'ready', books: 3 });
+  }, 30_000);
+
+  it('read the comments of a page only when they are wanted, on the index as on the database', async () => {
+    const comments = async (includeComment: boolean) => {
+      const { books } = await catalogue.search(catalogueQuery({ keys: 'miserables', fields: ['title'], format: '', from: 0, size: 10, includeComment }));
+      return books.map((book) => book.comment);
+    };
+    expect(await comments(true)).toEqual(['<p>Les Misérables, by Victor Hugo.</p>']);
+    expect(await comments(false)).toEqual([null]);
     expect(catalogue.indexStatus()).toEqual({ state: 'ready', books: 3 });
   }, 30_000);
 

@@ -168,13 +168,13 @@ export function withWordIndex(
     void build().catch(() => {});
   };
 
-  const ask = (query: Omit<CatalogueQuery, 'identifier'>, identifier: string) => {
+  const ask = (query: Omit<CatalogueQuery, 'identifier' | 'comments'>, identifier: string, comments: boolean) => {
     const searcher = searcherFor();
     clearTimeout(searcher.retiring);
     return new Promise<SearchReply>((resolve, reject) => {
       const id = nextId++;
       searcher.waiting.set(id, { resolve, reject });
-      searcher.worker.postMessage({ type: 'search', id, query, identifier } satisfies SearchRequest);
+      searcher.worker.postMessage({ type: 'search', id, query, identifier, comments } satisfies SearchRequest);
     });
   };
 
@@ -196,8 +196,8 @@ export function withWordIndex(
           await built;
           continue;
         }
-        const { identifier, ...rest } = query;
-        const reply = await ask(rest, identifier);
+        const { identifier, comments, ...rest } = query;
+        const reply = await ask(rest, identifier, comments);
         if (reply.type === 'failed') throw new Error(reply.message);
         if (reply.type === 'answer') return { total: reply.answer.total, books: reply.answer.rows.map(fromRow) };
         // Another server's load (PostgreSQL) changed the catalogue under the index.
