@@ -46,8 +46,22 @@ export function createBooksService({
   // version changes. Sent again, it costs no query and no serialising.
   const replies = new LRUCache<string, Buffer>({ maxSize: CACHED_REPLY_BYTES, sizeCalculation: (reply) => reply.length });
 
-  async function search(query: BookQuery, question: CatalogueQuery): Promise<BookResults> {
-    const [{ total, books }, libraryFolder] = await Promise.all([catalogue.search(question), catalogue.libraryFolder()]);
+  // A load writes the library folder with the catalogue's new version: it is read once a version
+  // rather than beside every search.
+  let folderOf: { version: string; folder: Promise<string> } | undefined;
+  const libraryFolderAt = (version: string) => {
+    if (folderOf?.version !== version) {
+      const folder = catalogue.libraryFolder();
+      folderOf = { version, folder };
+      folder.catch(() => {
+        if (folderOf?.folder === folder) folderOf = undefined;
+      });
+    }
+    return folderOf.folder;
+  };
+
+  async function search(query: BookQuery, question: CatalogueQuery, version: string): Promise<BookResults> {
+    const [{ total, books }, libraryFolder] = await Promise.all([catalogue.search(question), libraryFolderAt(version)]);
     return {
       total,
       library_folder: libraryFolder,
@@ -67,12 +81,13 @@ export function createBooksService({
      */
     async searchReply(query: BookQuery): Promise<Buffer> {
       const question = catalogueQuery(query);
-      const key = `${await catalogue.version()} ${JSON.stringify(question)}`;
+      const version = await catalogue.version();
+      const key = `${version} ${JSON.stringify(question)}`;
       let reply = replies.get(key);
       if (!reply) {
         // Bytes of its own: `Buffer.from` puts a reply under 4 KB in a shared 8 KB slab, which a
         // kept reply keeps whole, so that the cache held up to twice the bytes it counted.
-        const bytes = encoder.encode(JSON.stringify(await search(query, question)));
+        const bytes = encoder.encode(JSON.stringify(await search(query, question, version)));
         reply = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
         replies.set(key, reply);
       }
