@@ -12,9 +12,12 @@ const START_TIMEOUT_MS = 30_000;
  * The flags `npm start` gives Node (package.json), so that tests and benchmarks run the server as
  * it ships. A young generation of two 16 MB semi-spaces lets an import's records die young: 8 MB
  * filled the old generation (a million-book load's peak 413 MB), 32 ran no faster and held 30 MB
- * more. `gc` lets an upload be collected as it is received (spooled-upload.ts).
+ * more. `gc` lets an upload be collected as it is received (spooled-upload.ts). Without Maglev's
+ * inlining, the word index's loops over a million bits (doc-bits.ts) run as TurboFan compiled
+ * them: inlined into a search's Maglev code, which stayed there through 13,000 searches, a count
+ * took 0.56 ms where it takes 0.11 (docs/decisions.md, "Book search from a word index in memory").
  */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--expose-gc'];
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--expose-gc', '--no-maglev-inlining'];
 
 /**
  * The environment `npm start` gives Node. glibc's malloc raises the size it maps blocks at to the

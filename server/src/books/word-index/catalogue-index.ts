@@ -138,38 +138,46 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
   };
 
   // A search's sets (N / 8 bytes each, a few a search) are taken from here and given back once it
-  // is answered: made anew, they were megabytes of garbage a second at a million books.
+  // is answered: made anew, they were megabytes of garbage a second at a million books. A set
+  // taken to be a copy of another is not cleared first.
   const spare: DocBits[] = [];
-  const take = () => spare.pop()?.fill(0) ?? docBits(books);
+  const take = (copyOf?: DocBits) => {
+    const bits = spare.pop() ?? docBits(books);
+    return copyOf ? (bits.set(copyOf), bits) : bits.fill(0);
+  };
 
   // The books of a term whose words list many (a common word of comments, a lone "a"), over the
-  // same fields: a common word comes back in many searches, and its set then costs one pass.
-  const kept = new Map<string, DocBits>();
+  // same fields, and how many they are: a common word comes back in many searches, and its set then
+  // costs one pass, or none when it is searched alone.
+  const kept = new Map<string, { set: DocBits; count: number }>();
+  const isKept = (term: Term) => term.cost > books * KEPT_UNION_SHARE;
   const keptSet = (term: Term) => {
-    let set = kept.get(term.key);
-    if (set) {
+    let entry = kept.get(term.key);
+    if (entry) {
       kept.delete(term.key);
     } else {
+      let set: DocBits;
       if (kept.size >= KEPT_UNIONS) {
         const [oldest, reused] = kept.entries().next().value!;
         kept.delete(oldest);
-        set = reused.fill(0);
+        set = reused.set.fill(0);
       } else set = docBits(books);
       addTerm(set, term);
+      entry = { set, count: countDocs(set) };
     }
-    kept.set(term.key, set);
-    return set;
+    kept.set(term.key, entry);
+    return entry;
   };
 
   /** The books that have every term: a set to give back to `spare`. */
   const matching = (terms: readonly Term[]) => {
-    const matches = take();
-    for (const [n, term] of terms.entries()) {
-      if (term.cost > books * KEPT_UNION_SHARE) {
-        const set = keptSet(term);
-        if (n === 0) matches.set(set);
-        else intersectInto(matches, set);
-      } else if (n === 0) addTerm(matches, term);
+    let matches: DocBits | undefined;
+    for (const term of terms) {
+      if (isKept(term)) {
+        const { set } = keptSet(term);
+        if (matches) intersectInto(matches, set);
+        else matches = take(set);
+      } else if (!matches) addTerm((matches = take()), term);
       else {
         const bits = take();
         addTerm(bits, term);
@@ -177,7 +185,7 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
         spare.push(bits);
       }
     }
-    return matches;
+    return matches ?? take();
   };
 
   // One set of a bit per book, all zero between searches: the sparse path sets and clears only its books' integers.
@@ -263,7 +271,11 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
       if (doc >= 0) addDoc(matches, doc);
     }
     if (query.format !== '') intersectInto(matches, byFormat[BOOK_FORMATS.indexOf(query.format)]!);
-    const total = countDocs(matches);
+    return pageOf(query, terms, matches, countDocs(matches));
+  };
+
+  /** The page of `matches`, `total` books, ranked: `matches` is only read. */
+  const pageOf = (query: IndexQuery, terms: readonly Term[], matches: DocBits, total: number) => {
     if (total <= query.from) return { total, seqs: [] };
     if (total > RANKED_MATCH_LIMIT) {
       return { total, seqs: lastDocsOf(matches, query.from, query.size).map((doc) => seqs[doc]!) };
@@ -280,6 +292,12 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
       const terms = termsOf(query.terms, query.fields);
       const found = sparseMatching(terms);
       if (found) return rankedDocs(query, terms, identified, found);
+      if (terms.length === 1 && isKept(terms[0]!) && identified.length === 0 && query.format === '') {
+        // A common word alone: its kept set and count are the answer, read where they are. The
+        // title's set that ranking may take evicts the oldest kept set, never this one, the newest.
+        const { set, count } = keptSet(terms[0]!);
+        return pageOf(query, terms, set, count);
+      }
       const matches = matching(terms);
       try {
         return ranked(query, terms, identified, matches);
