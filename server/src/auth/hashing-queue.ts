@@ -14,15 +14,23 @@ export const HASHING_LIMITS = {
   retryAfterSeconds: 5,
 } as const;
 
-/** Runs at most `running` at once with at most `waiting` queued; beyond that, refuses at once rather than queue without end. */
+/**
+ * Runs at most `running` at once with at most `waiting` queued; beyond that, refuses at once rather
+ * than queue without end. `assertRoom` refuses as the lane would, for a caller that can tell before
+ * the work's inputs are read.
+ */
 export function boundedLane({ running, waiting }: { running: number; waiting: number }, busy: string) {
   const limit: LimitFunction = pLimit(running);
-  return <T>(work: () => Promise<T>): Promise<T> => {
+  const assertRoom = () => {
     if (limit.pendingCount >= waiting) {
       throw new AppError(503, busy, { 'retry-after': String(HASHING_LIMITS.retryAfterSeconds) });
     }
+  };
+  const lane = <T>(work: () => Promise<T>): Promise<T> => {
+    assertRoom();
     return limit(work);
   };
+  return Object.assign(lane, { assertRoom });
 }
 
 export function createHashingQueue() {
@@ -30,6 +38,8 @@ export function createHashingQueue() {
   const signIns = boundedLane(HASHING_LIMITS.signIns, 'Too many sign-ins are under way right now; please try again in a few seconds');
   return {
     hash: (password: string) => newHashes(() => hashPassword(password)),
+    /** Refuses a new hash now when its lane is full, as `hash` would. */
+    assertRoomForNewHash: () => newHashes.assertRoom(),
     verify: (password: string, stored: string) => signIns(() => verifyPassword(password, stored)),
   };
 }
