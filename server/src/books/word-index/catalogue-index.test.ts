@@ -107,3 +107,37 @@ describe('the sets the index keeps for common words', () => {
     expect(totals).toEqual(searches.map(({ terms, fields }) => count(terms, fields)));
   });
 });
+
+describe("the lists' path with a common word beside a rare one", () => {
+  // 4,096 books: a rare word in 40 (the candidates), a common one in a tenth of the titles and in
+  // half the comments. Over both fields the common word is kept and only filters the candidates;
+  // over the title alone it is not kept, and too many to union beside the list, so the title's
+  // books that rank first come from the bits' path.
+  const BOOKS = 4096;
+  const r = random(13);
+  const books = Array.from({ length: BOOKS }, (_, n) => {
+    const rare = n % 100 === 7 ? ['rarest'] : [];
+    const title = [...(r.int(10) === 0 ? ['common'] : ['plain']), ...(r.int(2) === 0 ? rare : []), ...Array.from({ length: r.int(3) }, () => 'word')];
+    const comment = [...(r.int(2) === 0 ? ['common'] : ['other']), ...(title.includes('rarest') ? [] : rare)];
+    return { seq: n + 1, title: title.join(' '), comment: comment.join(' ') };
+  });
+  const builder = catalogueIndexBuilder();
+  for (const book of books) builder.add(row(book.seq, book.title, book.comment));
+  const index = catalogueIndex(builder.finish());
+  const has = (text: string, term: string) => searchWords(text).some((word) => word.startsWith(term));
+
+  it.each([[['rarest', 'common']], [['common', 'rar']], [['rarest', 'comm', 'word']]])('finds and ranks %j over the title and comment as a scan does', (terms) => {
+    const fields: Array<'title' | 'comment'> = ['title', 'comment'];
+    const expected = books
+      .filter((book) => terms.every((term) => fields.some((field) => has(book[field], term))))
+      .map((book) => ({ seq: book.seq, tier: terms.every((term) => has(book.title, term)) ? 0 : 1, length: searchWords(book.title).length }))
+      .sort((a, b) => a.tier - b.tier || a.length - b.length || a.seq - b.seq)
+      .map((book) => book.seq);
+    expect(expected.length).toBeGreaterThan(3);
+    for (let round = 0; round < 2; round++) {
+      const { total, seqs } = index.search({ terms, fields, format: '', from: 0, size: 100 }, []);
+      expect(total).toBe(expected.length);
+      expect(seqs).toEqual(expected);
+    }
+  });
+});

@@ -23,7 +23,7 @@ export const INDEXED_COLUMNS = ['seq', 'title_words', 'format_mask', 'id', 'titl
 export type IndexedRow = Pick<StoredBook, Exclude<(typeof INDEXED_COLUMNS)[number], 'seq'>> & { seq: number };
 
 /**
- * A search whose terms have fewer books than this share of the catalogue, all words counted, is
+ * A search whose rarest term has fewer books than this share of the catalogue, all words counted, is
  * answered from their lists (few books) rather than from a bit per book of the catalogue (a pass
  * over N / 32 integers for each set, whatever it holds). The lists' path passes over each term's
  * books two or three times, the bits' path once plus a few passes of N / 32: with the common words'
@@ -31,6 +31,16 @@ export type IndexedRow = Pick<StoredBook, Exclude<(typeof INDEXED_COLUMNS)[numbe
  * search over all fields, 0.43–0.47 over titles; a 64th: 0.63–0.69 and 0.35–0.38; no better below).
  */
 const SPARSE_SHARE = 1 / 64;
+/**
+ * Beside the rarest term, the lists' path unions each other term that is not kept into a set and
+ * clears it again (two passes over its lists), where the bits' path unions it once and makes a few
+ * passes of N / 32. Up to this share of the catalogue for those terms together the lists' path
+ * costs less (a million books, the benchmark's stream over all fields: a rare and a middling word
+ * 0.34 ms on the lists, 0.66 on the bits; at an eighth, the lists cost more).
+ */
+const UNIONED_SHARE = 1 / 16;
+/** More candidates than the catalogue over this are read back from their bits in one pass rather than sorted. */
+const SORTED_SHARE = 512;
 
 /**
  * The books of a term over the searched fields are kept when its words list more than this share of
@@ -136,6 +146,10 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
   const addTerm = (bits: DocBits, { ranges }: Term) => {
     for (const { field, range } of ranges) postings[field].unionInto(bits, range);
   };
+  /** Zeroes what `addTerm` set, through the same lists. */
+  const clearTerm = (bits: DocBits, { ranges }: Term) => {
+    for (const { field, range } of ranges) postings[field].clearFrom(bits, range);
+  };
 
   // A search's sets (N / 8 bytes each, a few a search) are taken from here and given back once it
   // is answered: made anew, they were megabytes of garbage a second at a million books. A set
@@ -193,29 +207,47 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
 
   /**
    * The books that have every term, in catalogue order, found from the lists of the terms' words
-   * when they are few (SPARSE_SHARE); undefined when they are not. The rarest term's books are the
-   * candidates, and each other term's books, set in `scratch`, keep those they hold; `scratch` is
-   * cleared again through the same lists.
+   * when the rarest term's are few (SPARSE_SHARE) and so are those of the terms it has to union
+   * (UNIONED_SHARE); undefined otherwise. The rarest term's books are the candidates; a kept term
+   * (a common word) keeps those its kept set holds, and each other term's books, set in `scratch`,
+   * keep those they hold, `scratch` then cleared again through the same lists.
    */
   const sparseMatching = (terms: readonly Term[]): number[] | undefined => {
-    if (terms.length === 0 || terms.reduce((sum, { cost }) => sum + cost, 0) > books * SPARSE_SHARE) return undefined;
+    if (terms.length === 0) return undefined;
     const rarest = terms.reduce((least, term) => (term.cost < least.cost ? term : least));
+    const others = terms.filter((term) => term !== rarest);
+    const unioned = others.filter((term) => !isKept(term));
+    if (rarest.cost > books * SPARSE_SHARE || unioned.reduce((sum, { cost }) => sum + cost, 0) > books * UNIONED_SHARE) return undefined;
     let candidates: number[] = [];
-    for (const { field, range } of rarest.ranges) {
-      postings[field].forEachDoc(range, (doc) => {
-        if (hasDoc(scratch, doc)) return;
-        addDoc(scratch, doc);
-        candidates.push(doc);
-      });
+    if (rarest.cost > books / SORTED_SHARE) {
+      // Many: set in `scratch` and read back in catalogue order in one pass of N / 32 integers,
+      // where sorting them cost more (10,000 numbers: 1.6 ms).
+      addTerm(scratch, rarest);
+      candidates = docsOf(scratch);
+      clearTerm(scratch, rarest);
+    } else {
+      for (const { field, range } of rarest.ranges) {
+        postings[field].forEachDoc(range, (doc) => {
+          if (hasDoc(scratch, doc)) return;
+          addDoc(scratch, doc);
+          candidates.push(doc);
+        });
+      }
+      for (const doc of candidates) scratch[doc >>> 5] = 0;
+      candidates.sort((a, b) => a - b);
     }
-    for (const doc of candidates) scratch[doc >>> 5] = 0;
-    for (const term of terms) {
-      if (term === rarest) continue;
+    for (const term of others) {
+      if (candidates.length === 0) break;
+      if (isKept(term)) {
+        const { set } = keptSet(term);
+        candidates = candidates.filter((doc) => hasDoc(set, doc));
+        continue;
+      }
       addTerm(scratch, term);
       candidates = candidates.filter((doc) => hasDoc(scratch, doc));
-      for (const { field, range } of term.ranges) postings[field].clearFrom(scratch, range);
+      clearTerm(scratch, term);
     }
-    return candidates.sort((a, b) => a - b);
+    return candidates;
   };
 
   /**
@@ -245,11 +277,19 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
     if (total > RANKED_MATCH_LIMIT) {
       return { total, seqs: matches.slice(-(query.from + query.size), total - query.from).reverse().map((doc) => seqs[doc]!) };
     }
-    // The title's books are some of the fields' (the title is one of them), so never too many here.
-    const titled = ranksTitleMatchesFirst(query) ? sparseMatching(overTitle(terms))! : undefined;
-    for (const doc of titled ?? []) addDoc(scratch, doc);
-    const page = rankedPage(matches, titled && scratch, query);
-    for (const doc of titled ?? []) scratch[doc >>> 5] = 0;
+    if (!ranksTitleMatchesFirst(query)) return { total, seqs: rankedPage(matches, undefined, query) };
+    const titleTerms = overTitle(terms);
+    const titled = sparseMatching(titleTerms);
+    if (!titled) {
+      // A common word of the fields is not always kept over the title alone, and then unioned.
+      const titledBits = matching(titleTerms);
+      const page = rankedPage(matches, titledBits, query);
+      spare.push(titledBits);
+      return { total, seqs: page };
+    }
+    for (const doc of titled) addDoc(scratch, doc);
+    const page = rankedPage(matches, scratch, query);
+    for (const doc of titled) scratch[doc >>> 5] = 0;
     return { total, seqs: page };
   };
 
