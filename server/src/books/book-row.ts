@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { BOOK_FORMATS } from '../../../contract/book-fields.ts';
-import type { CatalogueBook } from '../../../contract/books.ts';
+import type { Book, CatalogueBook } from '../../../contract/books.ts';
 import { searchWords } from '../search/search-text.ts';
 import type { BooksTable } from '../storage/schema.ts';
 
@@ -127,3 +127,33 @@ export function fromRow(row: BookRow): CatalogueBook {
     has_cover: Number(row.has_cover) === 1,
   };
 }
+
+/** A book as a search's reply gives it: its place in the whole result, and its comment only when asked. */
+export function replyBook({ comment, ...book }: CatalogueBook, index: number, withComment: boolean): Book {
+  return { ...book, index, ...(withComment ? { comment } : {}) };
+}
+
+const json = JSON.stringify;
+const isoTime = (time: number | null) => (time === null ? 'null' : `"${new Date(Number(time)).toISOString()}"`);
+const numberOrNull = (value: number | null | undefined) => (value == null ? 'null' : json(Number(value)));
+
+/**
+ * `JSON.stringify(replyBook(fromRow(row), index, withComment))`, the same bytes (book-row.test.ts),
+ * written from the row as it is: its lists and identifiers are stored as JSON and go in without
+ * being parsed and written again. The word index's threads write their pages with it, so that the
+ * main thread neither receives a page's rows nor serialises its books.
+ */
+export function replyBookJson(row: BookRow, index: number, withComment: boolean): string {
+  return (
+    `{"id":${json(row.id)},"title":${json(row.title)},"author":${json(row.author)},"identifier":${json(row.identifier)},` +
+    `"publish_date":${json(row.publish_date)},"publisher":${json(row.publisher)},"created":${isoTime(row.created)},` +
+    `"updated":${isoTime(row.updated)},"path":${json(row.path)},"formats":${row.formats},"series":${json(row.series ?? null)},` +
+    `"series_index":${numberOrNull(row.series_index)},"tags":${row.tags ?? '[]'},"languages":${row.languages ?? '[]'},` +
+    `"rating":${numberOrNull(row.rating)},"identifiers":${row.identifiers ?? '{}'},"has_cover":${Number(row.has_cover) === 1},` +
+    `"index":${index}${withComment ? `,"comment":${json(row.comment)}` : ''}}`
+  );
+}
+
+/** A page of rows as the reply's JSON array of books, the first at `from`. */
+export const replyPageJson = (rows: readonly BookRow[], from: number, withComment: boolean) =>
+  `[${rows.map((row, position) => replyBookJson(row, from + position, withComment)).join(',')}]`;

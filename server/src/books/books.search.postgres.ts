@@ -19,6 +19,7 @@ import {
   libraryFolderRead,
   libraryFolderWrite,
   newCatalogueVersion,
+  pageOfSearch,
 } from './books.search.ts';
 import { RANKED_MATCH_LIMIT, ranksTitleMatchesFirst } from './book-ranking.ts';
 import { indexedText } from './indexed-text.ts';
@@ -51,37 +52,40 @@ function upsertBooks(books: CatalogueBook[]) {
 }
 
 export function createPostgresCatalogue(db: Kysely<Database>): Catalogue {
+  const search: Catalogue['search'] = async (query) => {
+    const byFormat = formatFilter(query.format);
+    if (query.terms.length === 0) {
+      const total = await sql<{ n: number }>`select count(*) as n from books where true ${byFormat}`.execute(db);
+      const page = await sql<BookRow>`
+        select ${sql.raw(COLUMNS)} from books where true ${byFormat}
+        order by updated desc nulls last, seq limit ${query.size} offset ${query.from}`.execute(db);
+      return { total: Number(total.rows[0]?.n ?? 0), books: page.rows.map(fromRow) };
+    }
+    const tsquery = FIELDS.query(query.terms, query.fields);
+    // A book matches by its words or, whatever fields are chosen, by its identifier typed whole.
+    const matches = query.identifier
+      ? sql`(search @@ ${tsquery}::tsquery or identifier_key = ${query.identifier})`
+      : sql`search @@ ${tsquery}::tsquery`;
+    const count = await sql<{ n: number }>`
+      select count(*) as n from books where ${matches} ${byFormat}`.execute(db);
+    const total = Number(count.rows[0]?.n ?? 0);
+    if (total <= query.from) return { total, books: [] };
+    const titleTier = ranksTitleMatchesFirst(query)
+      ? sql`search @@ ${FIELDS.query(query.terms, ['title'])}::tsquery desc,`
+      : sql.raw('');
+    const order = total > RANKED_MATCH_LIMIT ? sql`seq desc` : sql`${titleTier} title_words, seq`;
+    const page = await sql<BookRow>`
+      select ${sql.raw(COLUMNS)} from books where ${matches} ${byFormat}
+      order by ${order} limit ${query.size} offset ${query.from}`.execute(db);
+    return { total, books: page.rows.map(fromRow) };
+  };
   return {
     async close() {},
     ...catalogueReads(db),
 
-    async search(query) {
-      const byFormat = formatFilter(query.format);
-      if (query.terms.length === 0) {
-        const total = await sql<{ n: number }>`select count(*) as n from books where true ${byFormat}`.execute(db);
-        const page = await sql<BookRow>`
-          select ${sql.raw(COLUMNS)} from books where true ${byFormat}
-          order by updated desc nulls last, seq limit ${query.size} offset ${query.from}`.execute(db);
-        return { total: Number(total.rows[0]?.n ?? 0), books: page.rows.map(fromRow) };
-      }
-      const tsquery = FIELDS.query(query.terms, query.fields);
-      // A book matches by its words or, whatever fields are chosen, by its identifier typed whole.
-      const matches = query.identifier
-        ? sql`(search @@ ${tsquery}::tsquery or identifier_key = ${query.identifier})`
-        : sql`search @@ ${tsquery}::tsquery`;
-      const count = await sql<{ n: number }>`
-        select count(*) as n from books where ${matches} ${byFormat}`.execute(db);
-      const total = Number(count.rows[0]?.n ?? 0);
-      if (total <= query.from) return { total, books: [] };
-      const titleTier = ranksTitleMatchesFirst(query)
-        ? sql`search @@ ${FIELDS.query(query.terms, ['title'])}::tsquery desc,`
-        : sql.raw('');
-      const order = total > RANKED_MATCH_LIMIT ? sql`seq desc` : sql`${titleTier} title_words, seq`;
-      const page = await sql<BookRow>`
-        select ${sql.raw(COLUMNS)} from books where ${matches} ${byFormat}
-        order by ${order} limit ${query.size} offset ${query.from}`.execute(db);
-      return { total, books: page.rows.map(fromRow) };
-    },
+    search,
+
+    searchPage: pageOfSearch(search),
 
     /** One transaction: under MVCC, readers see the old catalogue until it commits. */
     async load(mode, load) {

@@ -20,6 +20,7 @@ import {
   libraryFolderRead,
   libraryFolderWrite,
   newCatalogueVersion,
+  pageOfSearch,
 } from './books.search.ts';
 import { RANKED_MATCH_LIMIT, ranksTitleMatchesFirst } from './book-ranking.ts';
 import { indexedText } from './indexed-text.ts';
@@ -199,15 +200,18 @@ export function searchPlan(query: CatalogueQuery, { withIdentifier = false } = {
 
 export function createSqliteCatalogue(db: Kysely<Database>, file: string): Catalogue {
   const pool = createSearchPool(file);
+  const search: Catalogue['search'] = async (query) => {
+    let answer = await pool.search(searchPlan(query));
+    if ('identifierFound' in answer) answer = await pool.search(searchPlan(query, { withIdentifier: true }));
+    if ('identifierFound' in answer) throw new Error('A search planned with its identifier asked for it again');
+    return { total: answer.total, books: answer.rows.map(fromRow) };
+  };
   return {
     ...catalogueReads(db),
 
-    async search(query) {
-      let answer = await pool.search(searchPlan(query));
-      if ('identifierFound' in answer) answer = await pool.search(searchPlan(query, { withIdentifier: true }));
-      if ('identifierFound' in answer) throw new Error('A search planned with its identifier asked for it again');
-      return { total: answer.total, books: answer.rows.map(fromRow) };
-    },
+    search,
+
+    searchPage: pageOfSearch(search),
 
     close: () => pool.close(),
 

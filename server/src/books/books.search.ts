@@ -6,7 +6,7 @@ import type { Database } from '../storage/schema.ts';
 import { BOOK_FORMATS } from '../../../contract/books.ts';
 import { keyWords, searchTerms } from '../search/search-text.ts';
 import { settingDelete, settingsStore, settingWrite } from '../storage/settings.store.ts';
-import { BOOK_COLUMNS, type BookColumn, type BookRow, fromRow } from './book-row.ts';
+import { BOOK_COLUMNS, type BookColumn, type BookRow, fromRow, replyBook } from './book-row.ts';
 
 /**
  * One catalogue per installation, behind one interface with an implementation per database. The
@@ -15,6 +15,12 @@ import { BOOK_COLUMNS, type BookColumn, type BookRow, fromRow } from './book-row
  */
 export interface Catalogue {
   search(query: CatalogueQuery): Promise<{ total: number; books: CatalogueBook[] }>;
+  /**
+   * The same search with its page as the reply gives it: a JSON array of the books, each with its
+   * index and with its comment only when asked (book-row.ts, `replyBook`). The word index writes it
+   * in its searching thread; a database's engine serialises its books (`pageOfSearch`).
+   */
+  searchPage(query: CatalogueQuery): Promise<{ total: number; page: string }>;
   get(id: string): Promise<CatalogueBook | undefined>;
   /** The books of these ids that are in the catalogue, in no particular order (one query). */
   getMany(ids: readonly string[]): Promise<CatalogueBook[]>;
@@ -66,6 +72,14 @@ export function catalogueQuery(
     comments: query.includeComment ?? true,
   };
 }
+
+/** `searchPage` of a catalogue whose search gives its books: they are serialised as the reply gives them. */
+export const pageOfSearch =
+  (search: Catalogue['search']): Catalogue['searchPage'] =>
+  async (query) => {
+    const { total, books } = await search(query);
+    return { total, page: JSON.stringify(books.map((book, position) => replyBook(book, query.from + position, query.comments))) };
+  };
 
 const VERSION_SETTING = 'books_version';
 

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { replyPageJson } from '../book-row.ts';
 import { catalogueIndex, type CatalogueIndex } from './catalogue-index.ts';
 import { type IndexSourceOptions, openIndexSource } from './index-sources.ts';
 import type { SearchReply, SearchRequest } from './index-messages.ts';
@@ -12,11 +13,13 @@ let current: { version: string; index: CatalogueIndex } | undefined;
 
 const post = (reply: SearchReply) => parentPort!.postMessage(reply);
 
-async function search({ id, query, identifier, comments }: Extract<SearchRequest, { type: 'search' }>) {
+async function search({ id, query, identifier, comments, as }: Extract<SearchRequest, { type: 'search' }>) {
   // The catalogue sends a search only once it has sent an index, and messages keep their order.
   const { version, index } = current!;
   const answer = await source.answer(version, { identifier, comments }, (identified) => index.search(query, identified));
-  post(answer === 'stale' ? { type: 'stale', id, version } : { type: 'answer', id, answer });
+  if (answer === 'stale') post({ type: 'stale', id, version });
+  else if (as === 'rows') post({ type: 'answer', id, answer });
+  else post({ type: 'answer', id, answer: { total: answer.total, page: replyPageJson(answer.rows, query.from, comments) } });
 }
 
 parentPort!.on('message', (request: SearchRequest) => {

@@ -5,7 +5,7 @@ import type { SearchIndexStatus } from '../../../../contract/health.ts';
 import type { Catalogue, CatalogueQuery } from '../books.search.ts';
 import type { CatalogueIndexData } from './catalogue-index.ts';
 import type { IndexSourceOptions } from './index-sources.ts';
-import type { BuildReply, SearchReply, SearchRequest } from './index-messages.ts';
+import type { AnswerAs, BuildReply, SearchReply, SearchRequest } from './index-messages.ts';
 
 export type WordIndexOptions = {
   source: IndexSourceOptions;
@@ -168,14 +168,44 @@ export function withWordIndex(
     void build().catch(() => {});
   };
 
-  const ask = (query: Omit<CatalogueQuery, 'identifier' | 'comments'>, identifier: string, comments: boolean) => {
+  const ask = (query: Omit<CatalogueQuery, 'identifier' | 'comments'>, identifier: string, comments: boolean, as: keyof AnswerAs) => {
     const searcher = searcherFor();
     clearTimeout(searcher.retiring);
     return new Promise<SearchReply>((resolve, reject) => {
       const id = nextId++;
       searcher.waiting.set(id, { resolve, reject });
-      searcher.worker.postMessage({ type: 'search', id, query, identifier, comments } satisfies SearchRequest);
+      searcher.worker.postMessage({ type: 'search', id, query, identifier, comments, as } satisfies SearchRequest);
     });
+  };
+
+  /** A search answered by the index, in the form asked, or by the database's engine while there is none. */
+  const answered = async <As extends keyof AnswerAs, T>(
+    query: CatalogueQuery,
+    as: As,
+    byEngine: (query: CatalogueQuery) => Promise<T>,
+    fromAnswer: (answer: AnswerAs[As]) => T,
+  ): Promise<T> => {
+    // Listing by last update reads one index of the database; only words need the word index.
+    if (query.terms.length === 0) return byEngine(query);
+    for (;;) {
+      if (!current) {
+        const built = build();
+        if (!waitForIndex) {
+          built.catch(() => {});
+          return byEngine(query);
+        }
+        await built;
+        continue;
+      }
+      const { identifier, comments, ...rest } = query;
+      const reply = await ask(rest, identifier, comments, as);
+      if (reply.type === 'failed') throw new Error(reply.message);
+      // The thread answers in the form it was asked.
+      if (reply.type === 'answer') return fromAnswer(reply.answer as AnswerAs[As]);
+      // Another server's load (PostgreSQL) changed the catalogue under the index.
+      if (current?.version === reply.version) outdated();
+      if (!waitForIndex) return byEngine(query);
+    }
   };
 
   if (eager) void build().catch(() => {});
@@ -183,28 +213,9 @@ export function withWordIndex(
   return {
     ...inner,
 
-    async search(query) {
-      // Listing by last update reads one index of the database; only words need the word index.
-      if (query.terms.length === 0) return inner.search(query);
-      for (;;) {
-        if (!current) {
-          const built = build();
-          if (!waitForIndex) {
-            built.catch(() => {});
-            return inner.search(query);
-          }
-          await built;
-          continue;
-        }
-        const { identifier, comments, ...rest } = query;
-        const reply = await ask(rest, identifier, comments);
-        if (reply.type === 'failed') throw new Error(reply.message);
-        if (reply.type === 'answer') return { total: reply.answer.total, books: reply.answer.rows.map(fromRow) };
-        // Another server's load (PostgreSQL) changed the catalogue under the index.
-        if (current?.version === reply.version) outdated();
-        if (!waitForIndex) return inner.search(query);
-      }
-    },
+    search: (query) => answered(query, 'rows', inner.search, ({ total, rows }) => ({ total, books: rows.map(fromRow) })),
+
+    searchPage: (query) => answered(query, 'page', inner.searchPage, (answer) => answer),
 
     indexStatus: () => status,
 
