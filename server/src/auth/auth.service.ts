@@ -103,10 +103,10 @@ export function createAuthService({ db, clock, tokens, refreshTokens, revocation
   }
 
   return {
-    /** The caller has checked that sign-up is open and the address may register: only then is a hash spent. */
     /** Refuses a registration at once while the new hashes' lane is full, before its body is read. */
     assertRoomToRegister: () => hashing.assertRoomForNewHash(),
 
+    /** The caller has checked that sign-up is open and the address may register: only then is a hash spent. */
     async register(body: RegisterBody, client: SessionClient): Promise<SignedIn> {
       await assertUncommonPassword(body.password);
       const passwordHash = await hashing.hash(body.password);
