@@ -58,7 +58,7 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, auth
   async function searchPage(query: Partial<Record<keyof BookQuery, string>>, page: number) {
     const from = String((page - 1) * OPDS_PAGE_SIZE.books);
     const question = BookQuery.parse({ ...query, from, size: String(OPDS_PAGE_SIZE.books), includeComment: 'true' });
-    const results = BookResults.parse(JSON.parse((await books.searchReply(question)).toString('utf8')));
+    const results = BookResults.parse(JSON.parse(await books.searchReply(question)));
     return { books: results.books as CatalogueBook[], total: results.total };
   }
 
