@@ -49,7 +49,7 @@ function finish(ok: boolean): never {
 const steps: Array<() => boolean> = [
   () => run('typecheck', 'npm', ['run', '--silent', 'typecheck']),
   () => run('lint', 'npm', ['run', '--silent', 'lint']),
-  () => run('build the web client', 'npm', ['run', '--silent', 'build']),
+  () => run('build the web client and the server', 'npm', ['run', '--silent', 'build']),
   () => vitest('server and client tests', ['server', 'web']),
   () => vitest('health under attack, one file at a time', ['load']),
   () => {

@@ -8,7 +8,10 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 export type RunningServer = ServerProcess;
 
-/** The real server, as `npm start` runs it, on a free port and a temporary data dir, serving the built client. */
+/**
+ * The real server, as `npm start` runs it (built into dist/), on a free port and a temporary data
+ * dir, serving the built client. `npm run build` builds both; the benchmarks build the server alone.
+ */
 export async function startServer(
   env: Record<string, string> = {},
   { needsWebClient = true }: { needsWebClient?: boolean } = {},
@@ -16,5 +19,5 @@ export async function startServer(
   if (needsWebClient && !fs.existsSync(path.join(root, 'web/dist/index.html'))) {
     throw new Error('web/dist is missing: run `npm run build` before the end-to-end tests');
   }
-  return startServerProcess(env);
+  return startServerProcess(env, { built: true });
 }

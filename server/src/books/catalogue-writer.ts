@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { moduleBeside } from '../server-files.ts';
 
 export type CompiledStatement = { sql: string; parameters: readonly unknown[] };
 
@@ -53,7 +54,7 @@ const characters = (book: WrittenBook) => {
  * makes the load visible, `rollback` (or any failure) leaves the catalogue as it was.
  */
 export async function openCatalogueWriter(setup: WriterSetup) {
-  const worker = new Worker(new URL('./catalogue-writer-worker.ts', import.meta.url), {
+  const worker = new Worker(moduleBeside(import.meta.url, './catalogue-writer-worker'), {
     workerData: setup,
     // It holds a few messages of books at a time: small heaps keep the load's memory where it was.
     resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 24 },

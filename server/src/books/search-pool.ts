@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { moduleBeside } from '../server-files.ts';
 import type { SearchAnswer, SearchPlan } from './search-plan.ts';
 
 type Reply = { id: number; result?: SearchAnswer; error?: string };
@@ -61,7 +62,7 @@ export function createSearchPool(
   };
 
   const start = (): Worker => {
-    const worker = new Worker(new URL('./search-worker.ts', import.meta.url), {
+    const worker = new Worker(moduleBeside(import.meta.url, './search-worker'), {
       workerData: { file },
       // A worker keeps little but a page of rows at a time: small heaps keep its memory small.
       resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 },

@@ -3,8 +3,9 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.ts';
+import { PROJECT_ROOT } from '../server-files.ts';
 
-export const WEB_DIST = path.resolve(import.meta.dirname, '../../../web/dist');
+export const WEB_DIST = path.join(PROJECT_ROOT, 'web/dist');
 
 type Options = {
   distDir?: string | undefined;

@@ -2,12 +2,16 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { MODULE_EXTENSION } from '../server-files.ts';
 import type { Dialect } from './database.ts';
 
 const FOLDER = path.join(import.meta.dirname, 'migrations');
 
-/** `NNNN-name.ts`: the file's stem is the migration's name, which once released never changes. */
-const MIGRATION_FILE = /^\d{4}-[a-z0-9-]+\.ts$/;
+/**
+ * `NNNN-name.ts` (or `.js`, built into dist/): the file's stem is the migration's name, which once
+ * released never changes.
+ */
+const MIGRATION_FILE = new RegExp(`^\\d{4}-[a-z0-9-]+\\${MODULE_EXTENSION}$`);
 
 type MigrationModule = { up(db: Kysely<unknown>, dialect: Dialect): Promise<void> };
 
@@ -17,7 +21,7 @@ async function migrationFiles(): Promise<string[]> {
 
 /** The names of the migrations this version knows, oldest first: a database that has run another is from a newer version. */
 export async function migrationNames(): Promise<string[]> {
-  return (await migrationFiles()).map((file) => path.basename(file, '.ts'));
+  return (await migrationFiles()).map((file) => path.basename(file, MODULE_EXTENSION));
 }
 
 /** The migrations of `storage/migrations/`, one file each, in the order of their names. */
@@ -29,7 +33,7 @@ export const migrationProvider = (dialect: Dialect): MigrationProvider => ({
         const module = (await import(pathToFileURL(path.join(FOLDER, file)).href)) as Partial<MigrationModule>;
         const up = module.up;
         if (typeof up !== 'function') throw new Error(`migration ${file} exports no up()`);
-        return [path.basename(file, '.ts'), { up: (db) => up(db, dialect) }];
+        return [path.basename(file, MODULE_EXTENSION), { up: (db) => up(db, dialect) }];
       }),
     );
     return Object.fromEntries(migrations);

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { type Kysely, sql } from 'kysely';
 import type { Logger } from '../logger.ts';
+import { moduleBeside } from '../server-files.ts';
 import type { Database } from './schema.ts';
 
 /** How often the log is copied into the database file; an import writes a few MB of log a second. */
@@ -19,7 +20,7 @@ const autocheckpoint = (db: Kysely<Database>, pages: number) => sql.raw(`PRAGMA 
  * stop, the connection checkpoints again.
  */
 export async function checkpointInBackground(db: Kysely<Database>, file: string, log: Pick<Logger, 'warn'>) {
-  const thread = new Worker(new URL('./wal-checkpoint-worker.ts', import.meta.url), {
+  const thread = new Worker(moduleBeside(import.meta.url, './wal-checkpoint-worker'), {
     workerData: { file, everyMs: CHECKPOINT_EVERY_MS },
     // It holds one connection and one statement; loading its TypeScript needs more than 8 MB.
     resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 24 },

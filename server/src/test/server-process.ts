@@ -29,6 +29,11 @@ export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--expose-gc', '--
  */
 export const SERVER_ENVIRONMENT = { GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=1048576' };
 
+/** The server's entry as `npm start` runs it: the JavaScript `npm run build:server` builds into dist/. */
+export const BUILT_ENTRY = 'dist/server/src/main.js';
+/** Its TypeScript sources, which Node strips as it loads them. */
+const SOURCE_ENTRY = 'server/src/main.ts';
+
 export async function freePort(): Promise<number> {
   const probe = net.createServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => probe.once('listening', resolve));
@@ -50,18 +55,22 @@ export type ServerProcess = {
 };
 
 /**
- * The real server process, as `npm start` runs it, for server tests, end-to-end tests and
- * benchmarks alike. PORT and DATA_DIR come from `env` when given (a restart on the same data),
- * else a free port and a fresh temporary folder. Resolves once it answers `/api/health`.
+ * The real server process, with the flags and environment of `npm start`, for server tests,
+ * end-to-end tests and benchmarks alike: `built` runs the JavaScript of dist/ as `npm start` does
+ * (the end-to-end tests and the benchmarks, after a build), else the sources (the server's tests,
+ * with nothing to build first). PORT and DATA_DIR come from `env` when given (a restart on the same
+ * data), else a free port and a fresh temporary folder. Resolves once it answers `/api/health`.
  */
-export async function startServerProcess(given: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerProcess(given: Record<string, string> = {}, { built = false }: { built?: boolean } = {}): Promise<ServerProcess> {
+  const entry = built ? BUILT_ENTRY : SOURCE_ENTRY;
+  if (built && !fs.existsSync(path.join(ROOT, entry))) throw new Error(`${entry} is missing: run \`npm run build:server\` first`);
   const ownsDataDir = given.DATA_DIR === undefined;
   const env = {
     PORT: given.PORT ?? String(await freePort()),
     DATA_DIR: given.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'organiser-server-')),
     ...given,
   };
-  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'server/src/main.ts'], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry], {
     cwd: ROOT,
     env: { ...process.env, ...SERVER_ENVIRONMENT, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

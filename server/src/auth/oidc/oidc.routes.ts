@@ -1,10 +1,12 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorReply } from '../../../../contract/errors.ts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
+import { PROJECT_ROOT } from '../../server-files.ts';
 import { setRefreshCookie } from '../refresh-cookie.ts';
 import { sessionClientOf } from '../session-client.ts';
 import type { IdentityProvider } from './identity-providers.ts';
@@ -17,7 +19,8 @@ import { type PopupPurpose, SIGN_IN_RESULT_SCRIPT, signInResultPage } from './si
 
 export const FLOW_COOKIE = 'organiser_oidc_flow';
 const FLOW_COOKIE_PATH = '/auth/oidc';
-const resultScript = fs.readFileSync(new URL('./sign-in-result.js', import.meta.url), 'utf8');
+// A browser script, read as it is written: it is not built into dist/ with the server.
+const resultScript = fs.readFileSync(path.join(PROJECT_ROOT, 'server/src/auth/oidc/sign-in-result.js'), 'utf8');
 
 type Options = {
   oidc: OidcService;

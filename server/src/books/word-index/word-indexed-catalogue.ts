@@ -2,6 +2,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fromRow } from '../book-row.ts';
 import type { SearchIndexStatus } from '../../../../contract/health.ts';
+import { moduleBeside } from '../../server-files.ts';
 import type { Catalogue, CatalogueQuery } from '../books.search.ts';
 import type { CatalogueIndexData } from './catalogue-index.ts';
 import type { IndexSourceOptions } from './index-sources.ts';
@@ -71,7 +72,7 @@ export function withWordIndex(
 
   const buildOnce = () =>
     new Promise<Built>((resolve, reject) => {
-      const worker = new Worker(new URL('./index-build-worker.ts', import.meta.url), { workerData: { source }, resourceLimits: BUILDING_YOUNG_GENERATION });
+      const worker = new Worker(moduleBeside(import.meta.url, './index-build-worker'), { workerData: { source }, resourceLimits: BUILDING_YOUNG_GENERATION });
       builder = worker;
       worker.once('message', (reply: BuildReply) => {
         if (reply.type === 'built') resolve({ version: reply.version, index: reply.index });
@@ -99,7 +100,7 @@ export function withWordIndex(
   };
 
   const startSearcher = (): Searcher => {
-    const worker = new Worker(new URL('./index-worker.ts', import.meta.url), { workerData: { source }, resourceLimits: SEARCHING_YOUNG_GENERATION });
+    const worker = new Worker(moduleBeside(import.meta.url, './index-worker'), { workerData: { source }, resourceLimits: SEARCHING_YOUNG_GENERATION });
     const searcher: Searcher = { worker, waiting: new Map() };
     worker.on('message', (reply: SearchReply) => {
       const waiting = searcher.waiting.get(reply.id);
