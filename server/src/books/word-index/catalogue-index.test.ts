@@ -141,3 +141,28 @@ describe("the lists' path with a common word beside a rare one", () => {
     }
   });
 });
+
+describe("the books' seq in the index", () => {
+  const build = (seqs: number[]) => {
+    const builder = catalogueIndexBuilder();
+    for (const seq of seqs) builder.add(row(seq, `Book ${seq}`, ''));
+    return builder.finish();
+  };
+  const query = { terms: ['book'], fields: ['title' as const], format: '' as const, from: 0, size: 10 };
+
+  it('is kept in 32 bits while every one fits', () => {
+    const data = build([1, 7, 2 ** 32 - 1]);
+    expect(data.seqs).toBeInstanceOf(Uint32Array);
+    expect(catalogueIndex(data).search(query, []).seqs.sort((a, b) => a - b)).toEqual([1, 7, 2 ** 32 - 1]);
+  });
+
+  it('is kept whole past 32 bits (a catalogue loaded again and again)', () => {
+    const seqs = [5, 2 ** 32 + 3, 2 ** 40 + 1];
+    const data = build(seqs);
+    expect(data.seqs).toBeInstanceOf(Float64Array);
+    const index = catalogueIndex(data);
+    expect(index.search(query, []).seqs.sort((a, b) => a - b)).toEqual(seqs);
+    // Found by its seq, as a book whose identifier the keys are.
+    expect(index.search({ ...query, terms: ['nothing'] }, [2 ** 40 + 1]).seqs).toEqual([2 ** 40 + 1]);
+  });
+});

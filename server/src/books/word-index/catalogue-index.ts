@@ -52,7 +52,8 @@ const KEPT_UNIONS = 64;
 /** A built index as its arrays (in shared memory): what the building thread sends the searching ones. */
 export type CatalogueIndexData = {
   books: number;
-  seqs: Float64Array;
+  /** Each book's `seq`, in 32 bits while every one fits (4 MB less at a million books), else in 64. */
+  seqs: Uint32Array | Float64Array;
   titleWords: Uint16Array;
   postings: Record<BookSearchField, FieldPostingsData>;
   byFormat: DocBits[];
@@ -108,7 +109,16 @@ export function catalogueIndexBuilder() {
         return bits;
       });
       // Copies of their used part: the room grown for further books would stay with the index.
-      const index = { books, seqs: sharedCopy(seqs.subarray(0, books)), titleWords: sharedCopy(titleWords.subarray(0, books)), postings, byFormat };
+      const used = seqs.subarray(0, books);
+      // In catalogue order: the last is the largest.
+      const fitIn32Bits = books === 0 || used[books - 1]! <= 0xffffffff;
+      const index = {
+        books,
+        seqs: fitIn32Bits ? sharedCopy(Uint32Array.from(used)) : sharedCopy(used),
+        titleWords: sharedCopy(titleWords.subarray(0, books)),
+        postings,
+        byFormat,
+      };
       seqs = new Float64Array(0);
       titleWords = new Uint16Array(0);
       formatMasks = new Uint8Array(0);
