@@ -76,6 +76,7 @@ async function catalogueFile(kind: 'json' | 'csv', count: number): Promise<strin
  * floor's own collections more than making them (17,414 books/s held, 19,453 made as written).
  */
 async function writeFloor(count: number): Promise<{ books: number; booksPerSecond: number }> {
+  fs.mkdirSync(OUT, { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(OUT, 'floor-'));
   const storage = await openStorage({ dataDir });
   try {
