@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BookResults, IndexUploadReply } from '../../contract/books.ts';
+import { MAPPED_BYTES } from './books/word-index/growable.ts';
 import { multipart } from './test/multipart.ts';
 import { BUILT_ENTRY, SERVER_ENVIRONMENT, SERVER_NODE_FLAGS, startServerProcess } from './test/server-process.ts';
 
@@ -16,6 +17,10 @@ describe('npm start', () => {
     const environment = Object.entries(SERVER_ENVIRONMENT).map(([name, value]) => `${name}=${value}`);
     expect(manifest.scripts.start).toMatch(/^npm run build --silent && /);
     expect(manifest.scripts.start).toContain(`${environment.join(' ')} node ${SERVER_NODE_FLAGS.join(' ')} ${BUILT_ENTRY}`);
+  });
+
+  it("maps on their own the blocks from the size the word index's build grows its arrays to", () => {
+    expect(SERVER_ENVIRONMENT.GLIBC_TUNABLES.split(':')).toContain(`glibc.malloc.mmap_threshold=${MAPPED_BYTES}`);
   });
 
   it('runs the built server: its migrations, its threads (checkpoints, the catalogue writer, the word index) and its files', { timeout: 60_000 }, async () => {

@@ -2,9 +2,9 @@ export type TypedArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | F
 
 /**
  * The size from which glibc's malloc maps a block on its own (`npm start` fixes it: server-process.ts,
- * `SERVER_ENVIRONMENT`), and gives it back when it is freed.
+ * `SERVER_ENVIRONMENT`, which start-script.test.ts holds to this), and gives it back when it is freed.
  */
-const MAPPED_BYTES = 1 << 20;
+export const MAPPED_BYTES = 1 << 20;
 
 /**
  * `array` with room for at least `length` items: the same one if it has it, else a copy a quarter
