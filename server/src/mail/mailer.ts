@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** A plain-text message; `id` is its key, unique to it (a task notice's key: `task.occurrence.noticeTime`). */
 export type OutgoingMail = { id: string; recipients: string[]; subject: string; body: string };
@@ -21,6 +21,18 @@ function message(mail: OutgoingMail, from: string) {
   return { from, to: mail.recipients, subject: mail.subject, text: mail.body, messageId: messageId(mail.id) };
 }
 
+/**
+ * A transport made with the first message: nodemailer is loaded then, so that a server that sends
+ * no mail never holds it (3 MB of heap).
+ */
+function lazyTransport(options: Parameters<typeof import('nodemailer').createTransport>[0]) {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    get: () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options))),
+    close: () => void transport?.then((made) => made.close()),
+  };
+}
+
 /** Mail over SMTP (`SMTP_URL`) when it is set, else into the outbox folder. */
 export function createMailer({ smtpUrl, mailFrom, outboxDir }: { smtpUrl: string | undefined; mailFrom: string; outboxDir: string }): Mailer {
   return smtpUrl ? smtpMailer(smtpUrl, mailFrom) : outboxMailer(outboxDir, mailFrom);
@@ -28,27 +40,27 @@ export function createMailer({ smtpUrl, mailFrom, outboxDir }: { smtpUrl: string
 
 /** Mail over SMTP, through a small pool of connections. */
 function smtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 4 });
+  const transport = lazyTransport({ url: smtpUrl, pool: true, maxConnections: 4 });
   return {
     async send(mail) {
-      await transport.sendMail(message(mail, from));
+      await (await transport.get()).sendMail(message(mail, from));
     },
-    close: () => transport.close(),
+    close: transport.close,
   };
 }
 
 /** Without SMTP: each message becomes `<outboxDir>/<key>.eml`, written whole or not at all. */
 function outboxMailer(outboxDir: string, from: string): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await transport.sendMail(message(mail, from));
+      const info = await (await transport.get()).sendMail(message(mail, from));
       await fs.mkdir(outboxDir, { recursive: true });
       const file = path.join(outboxDir, `${mail.id}.eml`);
       // Written under another name and renamed: a crash never leaves half a message behind.
       await fs.writeFile(`${file}.tmp`, info.message as Buffer);
       await fs.rename(`${file}.tmp`, file);
     },
-    close: () => transport.close(),
+    close: transport.close,
   };
 }

@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import sharp from 'sharp';
 import type { Logger } from '../../logger.ts';
 import type { LibraryFile } from './library.files.ts';
 
@@ -11,8 +10,17 @@ import type { LibraryFile } from './library.files.ts';
  */
 export const THUMBNAIL_BOX = { width: 160, height: 240 } as const;
 
-// Each thumbnail is made once and kept on disk: sharp's own cache of decoded images would only hold memory.
-sharp.cache(false);
+/**
+ * sharp (libvips) is loaded with the first thumbnail: a server whose library shows no cover never
+ * holds it. Each thumbnail is made once and kept on disk: sharp's own cache of decoded images
+ * would only hold memory.
+ */
+let sharpLoaded: Promise<typeof import('sharp')> | undefined;
+const loadSharp = () =>
+  (sharpLoaded ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  }));
 
 const exists = (file: string) =>
   fs.access(file).then(
@@ -35,6 +43,7 @@ export function createCoverThumbnails({ cacheDir, log }: { cacheDir: string; log
     const partial = path.join(cacheDir, `${randomUUID()}.partial`);
     const started = performance.now();
     try {
+      const sharp = await loadSharp();
       await sharp(cover.path)
         .rotate()
         .resize({ ...THUMBNAIL_BOX, fit: 'inside', withoutEnlargement: true })

@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startServerProcess } from './test/server-process.ts';
+
+const HOOK = path.join(import.meta.dirname, 'test/modules-loaded-hook.ts');
+
+/** Libraries a feature loads when it is first used, each a few MB of memory held for good once loaded. */
+const LOADED_WHEN_USED = ['sharp', 'nodemailer'];
+
+describe('libraries of features not used yet', () => {
+  it('are not loaded by a server that has started, answered and taken a sign-up', { timeout: 60_000 }, async () => {
+    const seen = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'organiser-modules-')), 'loaded.txt');
+    const server = await startServerProcess({ NODE_OPTIONS: `--import=${HOOK}`, MODULES_LOADED_FILE: seen });
+    try {
+      const registered = await fetch(`${server.baseUrl}/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'lazy@example.org', password: 'a long enough password', displayName: 'Lazy' }),
+      });
+      expect(registered.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+    const loaded = fs.readFileSync(seen, 'utf8').split('\n');
+    // The hook sees the server's own modules: it would see these libraries were they loaded.
+    expect(loaded.some((url) => url.includes('/node_modules/fastify/'))).toBe(true);
+    for (const library of LOADED_WHEN_USED) expect(loaded.filter((url) => url.includes(`/node_modules/${library}/`))).toEqual([]);
+    fs.rmSync(path.dirname(seen), { recursive: true, force: true });
+  });
+});
