@@ -16,8 +16,13 @@ const START_TIMEOUT_MS = 30_000;
  * inlining, the word index's loops over a million bits (doc-bits.ts) run as TurboFan compiled
  * them: inlined into a search's Maglev code, which stayed there through 13,000 searches, a count
  * took 0.56 ms where it takes 0.11 (docs/decisions.md, "Book search from a word index in memory").
+ * After a full collection V8 lets a heap grow to up to four times what survived, the more the faster
+ * it collects: under a load of searches at a million books the main thread's old space grew to
+ * 134 MB for 71 live, and each searching thread's alike, the server 542-570 MB. Grown by a fifth
+ * (every thread's heap: the flag is the process's), 458-465 MB, as many searches a second
+ * (docs/decisions.md, "The server's memory under load").
  */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--expose-gc', '--no-maglev-inlining'];
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=20', '--expose-gc', '--no-maglev-inlining'];
 
 /**
  * The environment `npm start` gives Node. glibc's malloc raises the size it maps blocks at to the
