@@ -142,6 +142,54 @@ describe("the lists' path with a common word beside a rare one", () => {
   });
 });
 
+describe('words of a single book, and of a single book in a segment', () => {
+  // Two segments. `lone…` words are in one book each (kept apart, with their book), `pair…` words
+  // in one book of each segment (two containers of one book) and `few…` words in three books of
+  // the first and one of the second.
+  const BOOKS = 100_000;
+  const titles = Array.from({ length: BOOKS }, (_, n) => (n % 2 === 0 ? 'the sea' : 'a river'));
+  const add = (doc: number, word: string) => (titles[doc] += ` ${word}`);
+  for (let k = 0; k < 300; k++) {
+    add(k * 97, `lone${k}`);
+    add(k * 101 + 7, `pair${k}`);
+    add(70_000 + k * 89, `pair${k}`);
+  }
+  for (let k = 0; k < 50; k++) {
+    for (const doc of [k * 13, k * 13 + 5, k * 13 + 9, 66_000 + k * 7]) add(doc, `few${k}`);
+  }
+  const builder = catalogueIndexBuilder();
+  titles.forEach((title, doc) => builder.add(row(doc + 1, title, '')));
+  const index = catalogueIndex(builder.finish());
+  const wordsOf = titles.map((title) => searchWords(title));
+  const scan = (terms: string[]) =>
+    wordsOf.flatMap((words, doc) => (terms.every((term) => words.some((word) => word.startsWith(term))) ? [doc + 1] : []));
+
+  it('finds each of their books, alone and with other words, by whichever path the search takes', () => {
+    const searches = [
+      ...['lone0', 'lone7', 'lone12', 'pair3', 'pair250', 'few9', 'few49'].map((word) => [word]),
+      ['lone1'],
+      ['pair'],
+      ['few'],
+      ['p'],
+      ['lone', 'the'],
+      ['pair', 'river'],
+      ['few', 'sea'],
+      ['pair1', 'pair12'],
+      ['lone', 'pair'],
+    ];
+    // Twice, in turn: a set a search left behind would change the next one's answer.
+    for (let round = 0; round < 2; round++) {
+      for (const terms of searches) {
+        const expected = scan(terms);
+        const { total, seqs } = index.search({ terms, fields: ['title'], format: '', from: 0, size: 5000 }, []);
+        expect({ terms, total }).toEqual({ terms, total: expected.length });
+        expect(seqs.toSorted((a, b) => a - b)).toEqual(expected);
+      }
+    }
+    expect(scan(['pair']).length).toBe(600);
+  });
+});
+
 describe("the books' seq in the index", () => {
   const build = (seqs: number[]) => {
     const builder = catalogueIndexBuilder();

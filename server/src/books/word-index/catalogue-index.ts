@@ -4,7 +4,7 @@ import type { StoredBook } from '../book-row.ts';
 import { RANKED_MATCH_LIMIT, ranksTitleMatchesFirst } from '../book-ranking.ts';
 import { indexedText } from '../indexed-text.ts';
 import { addDoc, countDocs, docBits, type DocBits, docsOf, hasDoc, intersectInto, lastDocsOf } from './doc-bits.ts';
-import { type FieldPostings, fieldPostings, fieldPostingsBuilder, type FieldPostingsData } from './field-postings.ts';
+import { type FieldPostings, fieldPostings, fieldPostingsBuilder, type FieldPostingsData, hasWords, type WordRange } from './field-postings.ts';
 import { withRoom } from './growable.ts';
 import { pageOfKeys } from './page-of-keys.ts';
 import { sharedArray, sharedCopy } from './shared-arrays.ts';
@@ -135,7 +135,7 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
   >;
 
   /** One term of a search: its words' place in each field where it has any, and how many books they list (its cost). */
-  type Term = { word: string; key: string; ranges: Array<{ field: BookSearchField; range: { first: number; last: number } }>; cost: number };
+  type Term = { word: string; key: string; ranges: Array<{ field: BookSearchField; range: WordRange }>; cost: number };
   const term = (word: string, fields: readonly BookSearchField[], ranges: Term['ranges']): Term => ({
     word,
     key: `${fields.join(',')} ${word}`,
@@ -147,7 +147,7 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
       term(
         word,
         fields,
-        fields.map((field) => ({ field, range: postings[field].prefixRange(word) })).filter(({ range }) => range.first < range.last),
+        fields.map((field) => ({ field, range: postings[field].prefixRange(word) })).filter(({ range }) => hasWords(range)),
       ),
     );
   /** The same terms over the title alone, from the title's words they found already. */

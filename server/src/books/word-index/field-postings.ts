@@ -18,7 +18,9 @@ const LIST_LIMIT = 4096;
 /**
  * A built field's arrays: its words, and each word's containers from `containerStart[place]` to
  * `containerStart[place + 1]`, each its segment, its size less one (a segment's 65,536 books fit
- * in 16 bits) and where its list or bitmap starts. In shared memory (shared-arrays.ts).
+ * in 16 bits) and where its list or bitmap starts; a container of one book holds the book itself
+ * in `at`, with nothing in the list. The words of a single book are apart (`single`): each with its
+ * book and no container. In shared memory (shared-arrays.ts).
  */
 export type FieldPostingsData = {
   words: WordDictionaryData;
@@ -28,19 +30,25 @@ export type FieldPostingsData = {
   at: Uint32Array;
   lists: Uint16Array[];
   bitmaps: Uint32Array[];
+  single: { words: WordDictionaryData; docs: Uint32Array };
 };
 
+/** The words of a field that start with a prefix: a run of the words with containers, and one of the words of a single book. */
+export type WordRange = { first: number; last: number; firstSingle: number; lastSingle: number };
+
+export const hasWords = (range: WordRange) => range.first < range.last || range.firstSingle < range.lastSingle;
+
 export type FieldPostings = {
-  /** The places in the sorted words from `first` to `last` (exclusive) of the words that start with `prefix`. */
-  prefixRange(prefix: string): { first: number; last: number };
+  /** The places in the sorted words of the words that start with `prefix`. */
+  prefixRange(prefix: string): WordRange;
   /** How many books the words of the range have, counted once a word (what their union costs). */
-  postingsIn(range: { first: number; last: number }): number;
+  postingsIn(range: WordRange): number;
   /** Adds the books of the words of the range to `bits`. */
-  unionInto(bits: DocBits, range: { first: number; last: number }): void;
+  unionInto(bits: DocBits, range: WordRange): void;
   /** Calls `visit` with each book of each word of the range: a book of several words comes several times. */
-  forEachDoc(range: { first: number; last: number }, visit: (doc: number) => void): void;
+  forEachDoc(range: WordRange, visit: (doc: number) => void): void;
   /** Zeroes the integers of `bits` that hold a book of the range: what `unionInto` set, cleared for what the range costs. */
-  clearFrom(bits: DocBits, range: { first: number; last: number }): void;
+  clearFrom(bits: DocBits, range: WordRange): void;
 };
 
 /**
@@ -102,7 +110,7 @@ export function fieldPostingsBuilder() {
     let bitmapsUsed = 0;
     for (const id of touched) {
       if (counts[id]! > LIST_LIMIT) bitmapsUsed += BITMAP_WORDS;
-      else listsUsed += counts[id]!;
+      else if (counts[id]! > 1) listsUsed += counts[id]!;
     }
     const segmentLists = (lists[segment] = sharedArray(Uint16Array, listsUsed));
     const segmentBitmaps = (bitmaps[segment] = sharedArray(Uint32Array, bitmapsUsed));
@@ -122,6 +130,8 @@ export function fieldPostingsBuilder() {
         containerAt[container] = bitmapsUsed;
         bitmapsUsed += BITMAP_WORDS;
         place[id] = -1 - container;
+      } else if (count === 1) {
+        place[id] = -1 - container;
       } else {
         containerAt[container] = listsUsed;
         place[id] = listsUsed;
@@ -136,8 +146,11 @@ export function fieldPostingsBuilder() {
       const id = pairWords[i]!;
       const at = place[id]!;
       const doc = pairDocs[i]!;
-      if (at < 0) segmentBitmaps[containerAt[-1 - at]! + (doc >>> 5)]! |= 1 << (doc & 31);
-      else {
+      if (at < 0) {
+        const container = -1 - at;
+        if (containerCount[container] === 1) containerAt[container] = doc;
+        else segmentBitmaps[containerAt[container]! + (doc >>> 5)]! |= 1 << (doc & 31);
+      } else {
         segmentLists[at] = doc;
         place[id] = at + 1;
       }
@@ -167,16 +180,29 @@ export function fieldPostingsBuilder() {
 
     finish(): FieldPostingsData {
       flush();
-      const { data: sortedWords, order } = sortedDictionary(words);
+      // A word of a single book (a book's id in its path) costs its book alone, where a container
+      // and its place cost three times that: at a million books, a million such words.
+      const isSingle = (id: number) => containerNext[first[id]!] === -1 && containerCount[first[id]!] === 1;
+      const singleIds: number[] = [];
+      const sharedIds: number[] = [];
+      for (let id = 0; id < words.length; id++) (isSingle(id) ? singleIds : sharedIds).push(id);
+      const singles = sortedDictionary(singleIds.map((id) => words[id]!));
+      const docs = sharedArray(Uint32Array, singleIds.length);
+      for (const [sorted, place] of singles.order.entries()) {
+        const container = first[singleIds[place]!]!;
+        docs[sorted] = (containerSegment[container]! << SEGMENT_BITS) | containerAt[container]!;
+      }
+      const { data: sortedWords, order } = sortedDictionary(sharedIds.map((id) => words[id]!));
       // The containers laid out again in the words' order: a word's are then one run, found from
       // where it starts, with no chain from one to the next.
       const containerStart = sharedArray(Uint32Array, order.length + 1);
-      const segments = sharedArray(Uint16Array, containers);
-      const sizes = sharedArray(Uint16Array, containers);
-      const at = sharedArray(Uint32Array, containers);
+      const laidOut = containers - singleIds.length;
+      const segments = sharedArray(Uint16Array, laidOut);
+      const sizes = sharedArray(Uint16Array, laidOut);
+      const at = sharedArray(Uint32Array, laidOut);
       let next = 0;
-      for (const [sorted, id] of order.entries()) {
-        for (let container = first[id]!; container !== -1; container = containerNext[container]!, next++) {
+      for (const [sorted, place] of order.entries()) {
+        for (let container = first[sharedIds[place]!]!; container !== -1; container = containerNext[container]!, next++) {
           segments[next] = containerSegment[container]!;
           sizes[next] = containerCount[container]! - 1;
           at[next] = containerAt[container]!;
@@ -189,24 +215,30 @@ export function fieldPostingsBuilder() {
       lastDoc = first = latest = place = containerNext = new Int32Array(0);
       counts = containerSegment = containerCount = containerAt = pairWords = new Uint32Array(0);
       pairDocs = new Uint16Array(0);
-      return { words: sortedWords, containerStart, segments, sizes, at, lists, bitmaps };
+      return { words: sortedWords, containerStart, segments, sizes, at, lists, bitmaps, single: { words: singles.data, docs } };
     },
   };
 }
 
 /** The reader of a built field (a thread's own, over the shared arrays). */
-export function fieldPostings({ words, containerStart, segments, sizes, at, lists, bitmaps }: FieldPostingsData): FieldPostings {
+export function fieldPostings({ words, containerStart, segments, sizes, at, lists, bitmaps, single }: FieldPostingsData): FieldPostings {
   const dictionary = wordDictionary(words);
+  const singleDictionary = wordDictionary(single.words);
+  const singleDocs = single.docs;
   return {
-    prefixRange: (prefix) => dictionary.prefixRange(prefix),
+    prefixRange(prefix) {
+      const { first, last } = dictionary.prefixRange(prefix);
+      const { first: firstSingle, last: lastSingle } = singleDictionary.prefixRange(prefix);
+      return { first, last, firstSingle, lastSingle };
+    },
 
-    postingsIn({ first, last }) {
-      let total = 0;
+    postingsIn({ first, last, firstSingle, lastSingle }) {
+      let total = lastSingle - firstSingle;
       for (let container = containerStart[first]!; container < containerStart[last]!; container++) total += sizes[container]! + 1;
       return total;
     },
 
-    forEachDoc({ first, last }, visit) {
+    forEachDoc({ first, last, firstSingle, lastSingle }, visit) {
       for (let container = containerStart[first]!; container < containerStart[last]!; container++) {
         const segment = segments[container]!;
         const base = segment << SEGMENT_BITS;
@@ -217,28 +249,32 @@ export function fieldPostings({ words, containerStart, segments, sizes, at, list
           for (let j = 0; j < BITMAP_WORDS; j++) {
             for (let word = bitmap[from + j]!; word !== 0; word &= word - 1) visit(base + (j << 5) + (31 - Math.clz32(word & -word)));
           }
-        } else {
+        } else if (count === 1) visit(base + from);
+        else {
           const list = lists[segment]!;
           for (let j = from; j < from + count; j++) visit(base + list[j]!);
         }
       }
+      for (let place = firstSingle; place < lastSingle; place++) visit(singleDocs[place]!);
     },
 
-    clearFrom(bits, { first, last }) {
+    clearFrom(bits, { first, last, firstSingle, lastSingle }) {
       for (let container = containerStart[first]!; container < containerStart[last]!; container++) {
         const segment = segments[container]!;
         const base = segment << SEGMENT_BITS;
         const from = at[container]!;
         const count = sizes[container]! + 1;
         if (count > LIST_LIMIT) bits.fill(0, base >>> 5, Math.min(bits.length, (base >>> 5) + BITMAP_WORDS));
+        else if (count === 1) bits[(base + from) >>> 5] = 0;
         else {
           const list = lists[segment]!;
           for (let j = from; j < from + count; j++) bits[(base + list[j]!) >>> 5] = 0;
         }
       }
+      for (let place = firstSingle; place < lastSingle; place++) bits[singleDocs[place]! >>> 5] = 0;
     },
 
-    unionInto(bits, { first, last }) {
+    unionInto(bits, { first, last, firstSingle, lastSingle }) {
       for (let container = containerStart[first]!; container < containerStart[last]!; container++) {
         const segment = segments[container]!;
         const base = segment << SEGMENT_BITS;
@@ -249,6 +285,9 @@ export function fieldPostings({ words, containerStart, segments, sizes, at, list
           const end = Math.min(BITMAP_WORDS, bits.length - word);
           const bitmap = bitmaps[segment]!;
           for (let j = 0; j < end; j++) bits[word + j]! |= bitmap[from + j]!;
+        } else if (count === 1) {
+          const doc = base + from;
+          bits[doc >>> 5]! |= 1 << (doc & 31);
         } else {
           const list = lists[segment]!;
           for (let j = from; j < from + count; j++) {
@@ -256,6 +295,10 @@ export function fieldPostings({ words, containerStart, segments, sizes, at, list
             bits[doc >>> 5]! |= 1 << (doc & 31);
           }
         }
+      }
+      for (let place = firstSingle; place < lastSingle; place++) {
+        const doc = singleDocs[place]!;
+        bits[doc >>> 5]! |= 1 << (doc & 31);
       }
     },
   };
