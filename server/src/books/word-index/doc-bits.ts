@@ -1,3 +1,5 @@
+import { MAPPED_BYTES } from './growable.ts';
+
 /**
  * A set of books as one bit per book of the catalogue, in catalogue order: unions, intersections
  * and exact counts then cost a pass over N / 32 integers whatever the sets hold, which is what makes
@@ -5,7 +7,17 @@
  */
 export type DocBits = Uint32Array;
 
-export const docBits = (docs: number): DocBits => new Uint32Array((docs + 31) >>> 5);
+/**
+ * A new set, all zero. Its memory is a block of at least the size glibc's malloc maps on its own: a
+ * searching thread keeps dozens of sets (125 KB each at a million books), and taken from the
+ * thread's malloc arena they stayed resident after the thread ended, 7 MB a thread, since glibc
+ * gives an arena's free space back only from its top. Mapped, a set's pages go when it does, and
+ * the pages past its end are never written, so they cost nothing.
+ */
+export const docBits = (docs: number): DocBits => {
+  const words = (docs + 31) >>> 5;
+  return new Uint32Array(new ArrayBuffer(Math.max(words * Uint32Array.BYTES_PER_ELEMENT, MAPPED_BYTES)), 0, words);
+};
 
 export function bitCount(word: number): number {
   let v = word - ((word >>> 1) & 0x55555555);
