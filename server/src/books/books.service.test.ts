@@ -40,11 +40,12 @@ describe.each(testDialects)('the kept search replies on %s', (dialect) => {
       for (const [i, title] of titles.entries()) await write(fromCalibreJson({ id: i + 1, title }));
     });
 
-  const service = () =>
+  const service = (keptReplyBytes?: number) =>
     createBooksService({
       catalogue,
       tmpDir: path.join(database.dataDir, 'tmp'),
       loads: createCatalogueLoads({ clock: systemClock, sharing: createLocalLoadSharing() }),
+      keptReplyBytes,
     });
 
   it('keeps a reply from the second time its search is asked, until the catalogue changes', async () => {
@@ -65,5 +66,22 @@ describe.each(testDialects)('the kept search replies on %s', (dialect) => {
     await loadTitles(['Dune messiah']);
     expect(JSON.parse(await books.searchReply(dune))).toMatchObject({ total: 1, books: [{ title: 'Dune messiah' }] });
     expect(searched).toBe(4);
+  });
+
+  it.each([
+    { title: 'Dune', kept: 10 },
+    // A dash beyond Latin-1: V8 keeps the reply in two bytes a character.
+    { title: 'Dune — a novel', kept: 5 },
+  ])('keeps replies up to the heap they take: "$title", $kept of ten', async ({ title, kept }) => {
+    await loadTitles([title]);
+    const sized = (size: number) => BookQuery.parse({ keys: 'dune', size });
+    const replyLength = (await service().searchReply(sized(1))).length;
+    // Room for ten replies of a byte a character; ten searches with the same reply, each asked twice so that it is kept.
+    const books = service(10 * replyLength);
+    for (let size = 1; size <= 10; size++) for (const _ of [1, 2]) await books.searchReply(sized(size));
+    searched = 0;
+    // Latest first: a search asked again is kept again, and would push out those not yet asked.
+    for (let size = 10; size >= 1; size--) await books.searchReply(sized(size));
+    expect(10 - searched).toBe(kept);
   });
 });

@@ -12,10 +12,18 @@ import { readSpooledUpload, spoolUpload } from './import/spooled-upload.ts';
 
 const REPORTED_ERRORS = 100;
 /**
- * Replies remembered, by their length: about 1,600 first pages of 5 KB, more than a household
+ * The heap the kept replies may take: 350 to 1,600 first pages (5 to 23 KB), more than a household
  * repeats between two loads; 32 MB held at a million books were a tenth of the server.
  */
-const CACHED_REPLY_LENGTH = 8 * 1024 * 1024;
+const KEPT_REPLY_BYTES = 8 * 1024 * 1024;
+// eslint-disable-next-line no-control-regex -- Latin-1, NUL included
+const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+/**
+ * The heap a kept reply takes: V8 keeps a string of Latin-1 characters in a byte each, any other in
+ * two. A page with a curly quote or a name in another script is two bytes a character: counted by
+ * its length, the kept replies held 15 MB after the benchmark's searches.
+ */
+const heapBytes = (reply: string) => (BEYOND_LATIN1.test(reply) ? 2 : 1) * reply.length;
 /** The searches asked once lately, by their key alone: a reply is kept when its search is asked again. */
 const SEEN_SEARCHES = 8192;
 /**
@@ -36,18 +44,20 @@ export function createBooksService({
   tmpDir,
   loads,
   filesServed = false,
+  keptReplyBytes = KEPT_REPLY_BYTES,
 }: {
   catalogue: Catalogue;
   tmpDir: string;
   loads: CatalogueLoads;
   filesServed?: boolean;
+  keptReplyBytes?: number;
 }) {
   // The catalogue changes only when a load commits, and its broad searches (a lone common word)
   // cost the most and recur the most: a reply is kept, as the JSON sent, until the catalogue's
   // version changes. Sent again, it costs no query and no serialising. Kept as a string, on the
   // heap: as bytes, each reply was a block of malloc's, and the blocks kept among those evicted
   // pinned the main thread's malloc heap at 78 MB after a minute of searches (10 MB before).
-  const replies = new LRUCache<string, string>({ maxSize: CACHED_REPLY_LENGTH, sizeCalculation: (reply) => reply.length });
+  const replies = new LRUCache<string, string>({ maxSize: keptReplyBytes, sizeCalculation: heapBytes });
   // Kept from the second time it is asked: searches asked once (most of a stream of typed ones)
   // then neither push the repeated ones out nor each hold 5 KB until they are evicted.
   const seen = new LRUCache<string, true>({ max: SEEN_SEARCHES });
