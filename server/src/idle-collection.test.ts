@@ -57,3 +57,43 @@ describe('collecting when idle', () => {
     expect(after).toBeGreaterThan(grown * 0.8);
   });
 });
+
+/**
+ * A Node with the server's flags fills its young generation with objects that live a moment (a
+ * ring of 20,000), so that its old generation hardly grows, then rests 1.5 s; it prints its young
+ * generation's size in MB before and after, and the collections it ran meanwhile.
+ */
+function youngMb({ collecting }: { collecting: boolean }): { grown: number; after: number; collections: number } {
+  const main = `
+    import v8 from 'node:v8';
+    import { collectWhenIdle } from ${JSON.stringify(new URL('./idle-collection.ts', import.meta.url).href)};
+    const young = () => Math.round(v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size / 2 ** 20);
+    let collections = 0;
+    const collect = globalThis.gc;
+    globalThis.gc = (options) => ((collections += 1), collect(options));
+    // Only the young generation can call for a collection here.
+    if (${collecting}) collectWhenIdle({ everyMs: 200, grownBytes: 2 ** 40 });
+    const ring = new Array(20_000);
+    for (let i = 0; i < 3e6; i++) ring[i % ring.length] = { i, text: 'y' + i };
+    const grown = young();
+    setTimeout(() => console.log(JSON.stringify({ grown, after: young(), collections })), 1500);`;
+  return JSON.parse(execFileSync(process.execPath, [...FLAGS, '--input-type=module', '-e', main], { encoding: 'utf8' })) as {
+    grown: number;
+    after: number;
+    collections: number;
+  };
+}
+
+describe('collecting when idle, the young generation', () => {
+  it('gives back a grown young generation once the thread rests, with one collection', () => {
+    const { grown, after, collections } = youngMb({ collecting: true });
+    expect(grown).toBeGreaterThanOrEqual(16);
+    expect(after).toBeLessThanOrEqual(2);
+    expect(collections).toBe(1);
+  });
+
+  it('would keep it without', () => {
+    const { grown, after } = youngMb({ collecting: false });
+    expect(after).toBe(grown);
+  });
+});
