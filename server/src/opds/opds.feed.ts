@@ -4,13 +4,7 @@ import type { CatalogueBook } from '../../../contract/books.ts';
 import { formatOf, mimeTypeOf } from '../books/library/book-formats.ts';
 import { htmlText } from '../search/search-text.ts';
 import { authorsOf } from './opds.browse.ts';
-
-/** The Content-Types of OPDS 1.2 §2.5: a reader tells a navigation feed from an acquisition feed by them. */
-export const OPDS_TYPES = {
-  navigation: 'application/atom+xml;profile=opds-catalog;kind=navigation',
-  acquisition: 'application/atom+xml;profile=opds-catalog;kind=acquisition',
-  openSearch: 'application/opensearchdescription+xml',
-} as const;
+import { OPDS_TYPES, REL } from './opds.vocabulary.ts';
 
 const NAMESPACES = {
   atom: 'http://www.w3.org/2005/Atom',
@@ -18,13 +12,6 @@ const NAMESPACES = {
   opds: 'http://opds-spec.org/2010/catalog',
   openSearch: 'http://a9.com/-/spec/opensearch/1.1/',
 };
-
-export const REL = {
-  acquisition: 'http://opds-spec.org/acquisition',
-  image: 'http://opds-spec.org/image',
-  thumbnail: 'http://opds-spec.org/image/thumbnail',
-  newest: 'http://opds-spec.org/sort/new',
-} as const;
 
 /** Calibre keeps covers as `cover.jpg`; the cover call serves them as JPEG. */
 const COVER_TYPE = 'image/jpeg';

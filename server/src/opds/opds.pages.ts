@@ -1,17 +1,7 @@
 import type { CatalogueBook } from '../../../contract/books.ts';
 import type { Shelf } from './opds.browse.ts';
-import {
-  acquisitionFeed,
-  type FeedLink,
-  latestChange,
-  type NavigationEntry,
-  navigationFeed,
-  OPDS_TYPES,
-  openSearchDescription,
-} from './opds.feed.ts';
-
-/** Books in one page of an acquisition feed; shelves in one page of a navigation feed. */
-export const OPDS_PAGE_SIZE = { books: 25, shelves: 100 } as const;
+import { acquisitionFeed, type FeedLink, latestChange, type NavigationEntry, navigationFeed, openSearchDescription } from './opds.feed.ts';
+import { OPDS_PAGE_SIZE, OPDS_TYPES } from './opds.vocabulary.ts';
 
 /** A feed as sent: its Content-Type and its XML. */
 export type OpdsPage = { type: string; body: string };

@@ -9,8 +9,8 @@ import type { Clock } from '../clock.ts';
 import { notFound } from '../errors.ts';
 import { requestOrigin } from '../http/request-origin.ts';
 import { type BrowseFacet, createBrowseIndex, letterOf } from './opds.browse.ts';
-import { REL } from './opds.feed.ts';
-import { OPDS_PAGE_SIZE, type OpdsPage, opdsPages } from './opds.pages.ts';
+import type { OpdsPage } from './opds.pages.ts';
+import { OPDS_PAGE_SIZE, REL } from './opds.vocabulary.ts';
 
 type Options = { books: BooksService; authenticator: Authenticator; clock: Clock; publicUrl: string | undefined };
 
@@ -51,7 +51,12 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, auth
     // The XML is a string: Fastify sends strings as they are, without the serializer.
     response: { 200: z.string().describe('Atom (OPDS 1.2) or OpenSearch XML'), 400: ErrorReply, 401: ErrorReply, 404: ErrorReply, 429: ErrorReply },
   });
-  const pagesFor = (request: FastifyRequest) => opdsPages(requestOrigin(publicUrl, request), new Date(clock.now()));
+  // The feeds' writers and their XML library (a few MB held once loaded) wait for the first OPDS request.
+  let writers: Promise<typeof import('./opds.pages.ts')> | undefined;
+  const pagesFor = async (request: FastifyRequest) => {
+    writers ??= import('./opds.pages.ts');
+    return (await writers).opdsPages(requestOrigin(publicUrl, request), new Date(clock.now()));
+  };
   const send = (reply: FastifyReply, page: OpdsPage) => reply.type(page.type).send(page.body);
 
   /** A page of the books service's search (the same search and cache as `GET /api/books`), comments included for the summaries. */
@@ -65,7 +70,7 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, auth
   routes.get('/opds', { schema: docs("The OPDS catalogue's root: Newest, Authors A–Z, Series, Tags, Formats") }, async (request, reply) =>
     send(
       reply,
-      pagesFor(request).navigation({ id: 'root', title: 'Organiser books', path: '/opds', up: null }, [
+      (await pagesFor(request)).navigation({ id: 'root', title: 'Organiser books', path: '/opds', up: null }, [
         { id: 'new', title: 'Newest', content: 'The books last added or changed, newest first', path: '/opds/new', kind: 'acquisition', rel: REL.newest },
         { id: 'authors', title: 'Authors A–Z', content: 'The books by author, filed by surname', path: '/opds/authors', kind: 'navigation' },
         { id: 'series', title: 'Series', content: 'The books by series, in series order', path: '/opds/series', kind: 'navigation' },
@@ -76,13 +81,13 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, auth
   );
 
   routes.get('/opds/opensearch.xml', { schema: docs('The OpenSearch description: how a reader searches the catalogue') }, async (request, reply) =>
-    send(reply, pagesFor(request).openSearch()),
+    send(reply, (await pagesFor(request)).openSearch()),
   );
 
   routes.get('/opds/new', { schema: { ...docs('Newest books first (an acquisition feed, paged)'), querystring: PageQuery } }, async (request, reply) => {
     const { page } = request.query;
     const found = await searchPage({}, page);
-    return send(reply, pagesFor(request).books({ id: 'new', title: 'Newest', path: '/opds/new', up: '/opds' }, found.books, found.total, page));
+    return send(reply, (await pagesFor(request)).books({ id: 'new', title: 'Newest', path: '/opds/new', up: '/opds' }, found.books, found.total, page));
   });
 
   routes.get(
@@ -92,14 +97,14 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, auth
       const { q, page } = request.query;
       const found = await searchPage({ keys: q, fields: 'title,author' }, page);
       const place = { id: `search:${encodeURIComponent(q)}`, title: `Search: ${q}`, path: '/opds/search', query: { q }, up: '/opds' };
-      return send(reply, pagesFor(request).books(place, found.books, found.total, page));
+      return send(reply, (await pagesFor(request)).books(place, found.books, found.total, page));
     },
   );
 
   routes.get('/opds/formats', { schema: docs('The formats (a navigation feed)') }, async (request, reply) =>
     send(
       reply,
-      pagesFor(request).navigation(
+      (await pagesFor(request)).navigation(
         { id: 'formats', title: 'Formats', path: '/opds/formats', up: '/opds' },
         BOOK_FORMATS.map((format) => ({
           id: `format:${format}`,
@@ -120,7 +125,7 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, auth
       const { page } = request.query;
       const found = await searchPage({ format }, page);
       const place = { id: `format:${format}`, title: format.toUpperCase(), path: `/opds/formats/${format}`, up: '/opds/formats' };
-      return send(reply, pagesFor(request).books(place, found.books, found.total, page));
+      return send(reply, (await pagesFor(request)).books(place, found.books, found.total, page));
     },
   );
 
@@ -130,7 +135,7 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, auth
     const letters = [...counts].sort(([a], [b]) => (a === '#' ? 1 : b === '#' ? -1 : a.localeCompare(b)));
     return send(
       reply,
-      pagesFor(request).navigation(
+      (await pagesFor(request)).navigation(
         { id: 'authors', title: 'Authors A–Z', path: '/opds/authors', up: '/opds' },
         letters.map(([letter, count]) => ({
           id: `authors:${letter}`,
@@ -151,14 +156,14 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, auth
       const authors = (await browse.current()).authors.filter((shelf) => letterOf(shelf.name) === filed);
       if (authors.length === 0) throw notFound('Letter');
       const place = { id: `authors:${filed}`, title: `Authors: ${filed}`, path: letterPath(filed), up: '/opds/authors' };
-      return send(reply, pagesFor(request).shelves(place, 'authors', authors, request.query.page));
+      return send(reply, (await pagesFor(request)).shelves(place, 'authors', authors, request.query.page));
     },
   );
 
   for (const facet of ['series', 'tags'] as const) {
     routes.get(`/opds/${facet}`, { schema: { ...docs(`The ${facet} (a navigation feed, paged)`), querystring: PageQuery } }, async (request, reply) => {
       const place = { id: facet, title: FACETS[facet].title, path: `/opds/${facet}`, up: '/opds' };
-      return send(reply, pagesFor(request).shelves(place, facet, (await browse.current())[facet], request.query.page));
+      return send(reply, (await pagesFor(request)).shelves(place, facet, (await browse.current())[facet], request.query.page));
     });
   }
 
@@ -173,7 +178,7 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, auth
         const ids = shelf.bookIds.slice((page - 1) * OPDS_PAGE_SIZE.books, page * OPDS_PAGE_SIZE.books);
         const up = facet === 'authors' ? letterPath(letterOf(name)) : `/opds/${facet}`;
         const place = { id: `${facet}:${encodeURIComponent(name)}`, title: name, path: `/opds/${facet}/books`, query: { name }, up };
-        return send(reply, pagesFor(request).books(place, await books.getMany(ids), shelf.bookIds.length, page));
+        return send(reply, (await pagesFor(request)).books(place, await books.getMany(ids), shelf.bookIds.length, page));
       },
     );
   }

@@ -9,7 +9,7 @@ import { ErrorReply } from '../../../contract/errors.ts';
 import { mimeTypeOf } from '../books/library/book-formats.ts';
 import { multipart } from '../test/multipart.ts';
 import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
-import { OPDS_PAGE_SIZE } from './opds.pages.ts';
+import { OPDS_PAGE_SIZE } from './opds.vocabulary.ts';
 
 const LIBRARY_JSON = path.join(import.meta.dirname, '../books/fixtures/calibre/library.json');
 const NAVIGATION = 'application/atom+xml;profile=opds-catalog;kind=navigation';
