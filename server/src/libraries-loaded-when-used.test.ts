@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { register, signUp } from './test/server-accounts.ts';
 import { startServerProcess } from './test/server-process.ts';
 
 const HOOK = path.join(import.meta.dirname, 'test/modules-loaded-hook.ts');
@@ -17,18 +18,9 @@ describe('libraries of features not used yet', () => {
     const server = await startServerProcess({ NODE_OPTIONS: `--import=${HOOK}`, MODULES_LOADED_FILE: seen });
     try {
       // The list of common passwords has been read.
-      const common = await fetch(`${server.baseUrl}/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'lazy@example.org', password: 'password123', displayName: 'Lazy' }),
-      });
+      const common = await register(server.baseUrl, { email: 'lazy@example.org', password: 'password123', displayName: 'Lazy' });
       expect(await common.json()).toMatchObject({ statusCode: 400, message: 'password: is one of the most common passwords; choose another' });
-      const registered = await fetch(`${server.baseUrl}/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'lazy@example.org', password: 'a long enough password', displayName: 'Lazy' }),
-      });
-      expect(registered.status).toBe(200);
+      await signUp(server.baseUrl, { email: 'lazy@example.org', displayName: 'Lazy' });
     } finally {
       await server.stop();
     }

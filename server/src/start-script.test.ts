@@ -6,6 +6,7 @@ import { BookResults, IndexUploadReply } from '../../contract/books.ts';
 import { MAPPED_BYTES } from './books/word-index/growable.ts';
 import { multipart } from './test/multipart.ts';
 import { BUILT_ENTRY, SERVER_ENVIRONMENT, SERVER_NODE_FLAGS, startServerProcess } from './test/server-process.ts';
+import { signUp } from './test/server-accounts.ts';
 
 const ROOT = path.join(import.meta.dirname, '../..');
 
@@ -34,13 +35,7 @@ describe('npm start', () => {
     const server = await startServerProcess({}, { built: true });
     try {
       expect(fs.readFileSync(`/proc/${server.pid}/cmdline`, 'utf8')).toContain(BUILT_ENTRY);
-      const registered = await fetch(`${server.baseUrl}/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'built@example.org', password: 'a long enough password', displayName: 'Built' }),
-      });
-      expect(registered.status).toBe(200);
-      const headers = { authorization: `Bearer ${((await registered.json()) as { idToken: string }).idToken}` };
+      const headers = { authorization: `Bearer ${(await signUp(server.baseUrl, { email: 'built@example.org', displayName: 'Built' })).idToken}` };
       const books = JSON.stringify([{ id: 1, title: 'The built server' }, { id: 2, title: 'Another book' }]);
       const body = multipart([['name', 'replace'], ['file', Buffer.from(books), 'index']]);
       const loaded = await fetch(`${server.baseUrl}/api/books/index`, { method: 'POST', headers: { ...body.headers, ...headers }, body: body.payload });

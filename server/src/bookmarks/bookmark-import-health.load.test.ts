@@ -6,6 +6,7 @@ import { BookmarkImportReply } from '../../../contract/bookmarks.ts';
 import { writeNetscapeFile } from '../../../bench/bookmarks/generate-bookmarks.ts';
 import { healthSummary, watchHealth } from '../test/health-monitor.ts';
 import { type ServerProcess, startServerProcess } from '../test/server-process.ts';
+import { signUp } from '../test/server-accounts.ts';
 
 const LINKS = 100_000;
 const HEALTH_BUDGET_MS = 100;
@@ -28,12 +29,7 @@ describe('health during a 100,000-link bookmark import', () => {
     file = path.join(folder, 'bookmarks.html');
     writeNetscapeFile(file, LINKS);
     server = await startServerProcess();
-    const registered = await fetch(`${server.baseUrl}/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'importer@example.org', password: 'a long enough password', displayName: 'Importer' }),
-    });
-    token = ((await registered.json()) as { idToken: string }).idToken;
+    token = (await signUp(server.baseUrl, { email: 'importer@example.org', displayName: 'Importer' })).idToken;
   }, 60_000);
   afterAll(async () => {
     await server?.stop();

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { healthSummary, watchHealth } from '../test/health-monitor.ts';
 import { type RawConnection, openConnection, trickleBody } from '../test/raw-http.ts';
 import { type ServerProcess, startServerProcess } from '../test/server-process.ts';
+import { signUp } from '../test/server-accounts.ts';
 
 const MAX_CONNECTIONS = 200;
 const HEALTH_BUDGET_MS = 100;
@@ -48,12 +49,7 @@ describe('health under attack', () => {
   }, 60_000);
 
   it('answers while searches with control characters and words too long for PostgreSQL keep coming', async () => {
-    const signedUp = await fetch(`${server.baseUrl}/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'attacker@example.org', password: 'a long enough password', displayName: 'a\u0000b' }),
-    });
-    const { idToken } = (await signedUp.json()) as { idToken: string };
+    const { idToken } = await signUp(server.baseUrl, { email: 'attacker@example.org', displayName: 'a\u0000b' });
     const headers = { authorization: `Bearer ${idToken}` };
     let attacking = true;
     const statuses = new Set<number>();

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { AuthReply } from '../../../contract/auth.ts';
 import { openStorage } from '../storage/database.ts';
 import { type HealthWatch, healthSummary, watchHealth } from '../test/health-monitor.ts';
 import { freePort, killHard, startServerProcess } from '../test/server-process.ts';
 import { createTestDatabase, testDialects } from '../test/test-app.ts';
 import type { TaskRow } from './tasks.store.ts';
+import { signUp } from '../test/server-accounts.ts';
 
 /** The first day JavaScript's dates hold: a daily series from there is 100 million days long. */
 const EARLIEST_MS = Date.parse('-271821-04-20T00:00:00Z');
@@ -28,13 +28,7 @@ describe.each(testDialects)('health while far-date tasks are completed and notic
     const storage = await openStorage(database);
     let health: HealthWatch | undefined;
     try {
-      const register = await fetch(`${server.baseUrl}/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'owner@example.org', password: 'a long enough password', displayName: 'Owner' }),
-      });
-      expect(register.status).toBe(200);
-      const { idToken, user } = AuthReply.parse(await register.json());
+      const { idToken, user } = await signUp(server.baseUrl, { email: 'owner@example.org' });
       const complete = async (id: string) => {
         const completed = await fetch(`${server.baseUrl}/schedule/${id}`, {
           method: 'PUT',

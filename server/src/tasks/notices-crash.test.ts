@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { freePort, killHard, startServerProcess as startServer } from '../test/server-process.ts';
 import { createTestDatabase, testDialects } from '../test/test-app.ts';
 import { startTestSmtp } from '../test/test-smtp.ts';
+import { signUp } from '../test/server-accounts.ts';
 
 const TASKS = 150;
 const ACCEPTED_BEFORE_CRASH = 40;
@@ -25,13 +26,7 @@ describe.each(testDialects)('a server killed mid-delivery on %s', (dialect) => {
       let seen = 0;
       smtp.setDecision(() => (++seen <= ACCEPTED_BEFORE_CRASH ? 'accept' : 'hold'));
 
-      const register = await fetch(`${server.baseUrl}/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'owner@example.org', password: 'a long enough password', displayName: 'Owner' }),
-      });
-      expect(register.status).toBe(200);
-      const { idToken } = (await register.json()) as { idToken: string };
+      const { idToken } = await signUp(server.baseUrl, { email: 'owner@example.org' });
       const due = new Date(Date.now() + 2_000).toISOString();
       for (let i = 0; i < TASKS; i += 1) {
         const created = await fetch(`${server.baseUrl}/schedule`, {
