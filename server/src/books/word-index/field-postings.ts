@@ -14,13 +14,27 @@ const SEGMENT_BITS = 16;
 const SEGMENT = 1 << SEGMENT_BITS;
 const BITMAP_WORDS = SEGMENT >>> 5;
 const LIST_LIMIT = 4096;
+/**
+ * From this many books in a segment, a word's list is packed (Elias and Fano's code, with a byte
+ * for each offset's low half): each offset's low byte, and its high byte as a bit set at
+ * `high + n` for its n-th book, so `count + 255` bits for them all. Past 45 books that is less than
+ * two bytes a book (1.125 bytes and 36 over); a list of 48 saves 16%, one of 4,096 43%. Comments
+ * are where it counts: at a million books their 38.7 million listed (word, book) pairs took 77 MB
+ * as 16-bit lists, most of them in lists of 64 books or more (docs/decisions.md, "The comments'
+ * lists packed").
+ */
+const PACKED_FROM = 48;
+/** The 32-bit words of a packed list's high bits, which its low bytes follow. */
+const highWords = (count: number) => (count + 255 + 31) >>> 5;
+/** The 32-bit words of a packed list: its high bits, then its low bytes. */
+const packedWords = (count: number) => highWords(count) + ((count + 3) >>> 2);
 
 /**
  * A built field's arrays: its words, and each word's containers from `containerStart[place]` to
  * `containerStart[place + 1]`, each its segment, its size less one (a segment's 65,536 books fit
- * in 16 bits) and where its list or bitmap starts; a container of one book holds the book itself
- * in `at`, with nothing in the list. The words of a single book are apart (`single`): each with its
- * book and no container. In shared memory (shared-arrays.ts).
+ * in 16 bits) and where its list, packed list or bitmap starts; a container of one book holds the
+ * book itself in `at`, with nothing in the lists. The words of a single book are apart (`single`):
+ * each with its book and no container. In shared memory (shared-arrays.ts).
  */
 export type FieldPostingsData = {
   words: WordDictionaryData;
@@ -29,6 +43,7 @@ export type FieldPostingsData = {
   sizes: Uint16Array;
   at: Uint32Array;
   lists: Uint16Array[];
+  packed: Uint32Array[];
   bitmaps: Uint32Array[];
   single: { words: WordDictionaryData; docs: Uint32Array };
 };
@@ -68,15 +83,17 @@ export function fieldPostingsBuilder() {
   let containerAt = new Uint32Array(1024);
   let containerNext = new Int32Array(1024);
   let containers = 0;
-  // Each segment's lists and bitmaps, allocated at their exact size when the segment is laid out.
+  // Each segment's lists, packed lists and bitmaps, allocated at their exact size when the segment is laid out.
   const lists: Uint16Array[] = [];
+  const packed: Uint32Array[] = [];
   const bitmaps: Uint32Array[] = [];
   let pairWords = new Uint32Array(1 << 16);
   let pairDocs = new Uint16Array(1 << 16);
   let pairs = 0;
   let segment = 0;
   let counts = new Uint32Array(1024);
-  // Where the word's next book of the segment goes: a list offset, or −1 − container for a bitmap.
+  // Where the word's next book of the segment goes: a list offset, or −1 − container for a bitmap, a
+  // packed list (whose books so far are then counted in `counts`) or a single book.
   let place = new Int32Array(1024);
 
   const wordId = (word: string) => {
@@ -107,14 +124,20 @@ export function fieldPostingsBuilder() {
       counts[id]! += 1;
     }
     let listsUsed = 0;
+    let packedUsed = 0;
     let bitmapsUsed = 0;
     for (const id of touched) {
-      if (counts[id]! > LIST_LIMIT) bitmapsUsed += BITMAP_WORDS;
-      else if (counts[id]! > 1) listsUsed += counts[id]!;
+      const count = counts[id]!;
+      if (count > LIST_LIMIT) bitmapsUsed += BITMAP_WORDS;
+      else if (count >= PACKED_FROM) packedUsed += packedWords(count);
+      else if (count > 1) listsUsed += count;
     }
     const segmentLists = (lists[segment] = sharedArray(Uint16Array, listsUsed));
+    const segmentPacked = (packed[segment] = sharedArray(Uint32Array, packedUsed));
+    const segmentLowBytes = new Uint8Array(segmentPacked.buffer);
     const segmentBitmaps = (bitmaps[segment] = sharedArray(Uint32Array, bitmapsUsed));
     listsUsed = 0;
+    packedUsed = 0;
     bitmapsUsed = 0;
     for (const id of touched) {
       const count = counts[id]!;
@@ -130,6 +153,10 @@ export function fieldPostingsBuilder() {
         containerAt[container] = bitmapsUsed;
         bitmapsUsed += BITMAP_WORDS;
         place[id] = -1 - container;
+      } else if (count >= PACKED_FROM) {
+        containerAt[container] = packedUsed;
+        packedUsed += packedWords(count);
+        place[id] = -1 - container;
       } else if (count === 1) {
         place[id] = -1 - container;
       } else {
@@ -142,19 +169,28 @@ export function fieldPostingsBuilder() {
       latest[id] = container;
       counts[id] = 0;
     }
+    // A word's books come in catalogue order: the n-th of a packed list sets bit `high + n`.
     for (let i = 0; i < pairs; i++) {
       const id = pairWords[i]!;
       const at = place[id]!;
       const doc = pairDocs[i]!;
       if (at < 0) {
         const container = -1 - at;
-        if (containerCount[container] === 1) containerAt[container] = doc;
-        else segmentBitmaps[containerAt[container]! + (doc >>> 5)]! |= 1 << (doc & 31);
+        const count = containerCount[container]!;
+        if (count === 1) containerAt[container] = doc;
+        else if (count > LIST_LIMIT) segmentBitmaps[containerAt[container]! + (doc >>> 5)]! |= 1 << (doc & 31);
+        else {
+          const n = counts[id]!++;
+          const bit = (doc >>> 8) + n;
+          segmentPacked[containerAt[container]! + (bit >>> 5)]! |= 1 << (bit & 31);
+          segmentLowBytes[(containerAt[container]! + highWords(count)) * 4 + n] = doc & 0xff;
+        }
       } else {
         segmentLists[at] = doc;
         place[id] = at + 1;
       }
     }
+    for (const id of touched) counts[id] = 0;
     pairs = 0;
   };
 
@@ -215,16 +251,17 @@ export function fieldPostingsBuilder() {
       lastDoc = first = latest = place = containerNext = new Int32Array(0);
       counts = containerSegment = containerCount = containerAt = pairWords = new Uint32Array(0);
       pairDocs = new Uint16Array(0);
-      return { words: sortedWords, containerStart, segments, sizes, at, lists, bitmaps, single: { words: singles.data, docs } };
+      return { words: sortedWords, containerStart, segments, sizes, at, lists, packed, bitmaps, single: { words: singles.data, docs } };
     },
   };
 }
 
 /** The reader of a built field (a thread's own, over the shared arrays). */
-export function fieldPostings({ words, containerStart, segments, sizes, at, lists, bitmaps, single }: FieldPostingsData): FieldPostings {
+export function fieldPostings({ words, containerStart, segments, sizes, at, lists, packed, bitmaps, single }: FieldPostingsData): FieldPostings {
   const dictionary = wordDictionary(words);
   const singleDictionary = wordDictionary(single.words);
   const singleDocs = single.docs;
+  const lowBytes = packed.map((segment) => new Uint8Array(segment.buffer));
   return {
     prefixRange(prefix) {
       const { first, last } = dictionary.prefixRange(prefix);
@@ -238,6 +275,8 @@ export function fieldPostings({ words, containerStart, segments, sizes, at, list
       return total;
     },
 
+    // The three walks below are written out rather than shared through a callback: they are the
+    // searches' inner loops, and a call a book cost more than the walk.
     forEachDoc({ first, last, firstSingle, lastSingle }, visit) {
       for (let container = containerStart[first]!; container < containerStart[last]!; container++) {
         const segment = segments[container]!;
@@ -248,6 +287,15 @@ export function fieldPostings({ words, containerStart, segments, sizes, at, list
           const bitmap = bitmaps[segment]!;
           for (let j = 0; j < BITMAP_WORDS; j++) {
             for (let word = bitmap[from + j]!; word !== 0; word &= word - 1) visit(base + (j << 5) + (31 - Math.clz32(word & -word)));
+          }
+        } else if (count >= PACKED_FROM) {
+          const highs = packed[segment]!;
+          const lows = lowBytes[segment]!;
+          const low = (from + highWords(count)) * 4;
+          for (let j = 0, n = 0; n < count; j++) {
+            for (let word = highs[from + j]!; word !== 0; word &= word - 1, n++) {
+              visit(base + ((((j << 5) + (31 - Math.clz32(word & -word)) - n) << 8) | lows[low + n]!));
+            }
           }
         } else if (count === 1) visit(base + from);
         else {
@@ -265,7 +313,16 @@ export function fieldPostings({ words, containerStart, segments, sizes, at, list
         const from = at[container]!;
         const count = sizes[container]! + 1;
         if (count > LIST_LIMIT) bits.fill(0, base >>> 5, Math.min(bits.length, (base >>> 5) + BITMAP_WORDS));
-        else if (count === 1) bits[(base + from) >>> 5] = 0;
+        else if (count >= PACKED_FROM) {
+          const highs = packed[segment]!;
+          const lows = lowBytes[segment]!;
+          const low = (from + highWords(count)) * 4;
+          for (let j = 0, n = 0; n < count; j++) {
+            for (let word = highs[from + j]!; word !== 0; word &= word - 1, n++) {
+              bits[(base + ((((j << 5) + (31 - Math.clz32(word & -word)) - n) << 8) | lows[low + n]!)) >>> 5] = 0;
+            }
+          }
+        } else if (count === 1) bits[(base + from) >>> 5] = 0;
         else {
           const list = lists[segment]!;
           for (let j = from; j < from + count; j++) bits[(base + list[j]!) >>> 5] = 0;
@@ -285,6 +342,16 @@ export function fieldPostings({ words, containerStart, segments, sizes, at, list
           const end = Math.min(BITMAP_WORDS, bits.length - word);
           const bitmap = bitmaps[segment]!;
           for (let j = 0; j < end; j++) bits[word + j]! |= bitmap[from + j]!;
+        } else if (count >= PACKED_FROM) {
+          const highs = packed[segment]!;
+          const lows = lowBytes[segment]!;
+          const low = (from + highWords(count)) * 4;
+          for (let j = 0, n = 0; n < count; j++) {
+            for (let word = highs[from + j]!; word !== 0; word &= word - 1, n++) {
+              const doc = base + ((((j << 5) + (31 - Math.clz32(word & -word)) - n) << 8) | lows[low + n]!);
+              bits[doc >>> 5]! |= 1 << (doc & 31);
+            }
+          }
         } else if (count === 1) {
           const doc = base + from;
           bits[doc >>> 5]! |= 1 << (doc & 31);
