@@ -37,11 +37,13 @@ type Built = { version: string; index: CatalogueIndexData };
 /**
  * The young generation of the building thread, as the main thread's (two 16 MB semi-spaces;
  * worker-heaps.ts): left to V8 on a machine of 24 GB, it would grow to 128 MB a thread. A
- * searching thread makes little garbage a search (a page of rows; its bit sets are reused) and
- * lives as long as the server: half of that (a quarter cost it a few per cent of its searches).
+ * searching thread makes little garbage a search (a page of rows; its bit sets are reused): 8 MB
+ * gives it 8 MB of new space where 24 gave 16, and under a load of searches at a million books the
+ * server held 395 MB where it held 420, at as many searches a second (docs/decisions.md, "Under
+ * load").
  */
 const BUILDING_YOUNG_GENERATION = { maxYoungGenerationSizeMb: 48 };
-const SEARCHING_YOUNG_GENERATION = { maxYoungGenerationSizeMb: 24 };
+const SEARCHING_YOUNG_GENERATION = { maxYoungGenerationSizeMb: 8 };
 type Searcher = {
   worker: Worker;
   waiting: Map<number, { resolve(reply: SearchReply): void; reject(error: Error): void }>;
