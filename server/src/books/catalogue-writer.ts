@@ -39,6 +39,9 @@ const CHARACTERS_PER_MESSAGE = 512 * 1024;
  */
 const MESSAGES_AHEAD = 4;
 
+/** The writer's thread's name, which Linux shows (`/proc/<pid>/task/<thread>/comm`, its first 15 bytes). */
+export const WRITER_THREAD_NAME = 'catalogue-writer';
+
 /** A book's text, about: what its message costs to copy and to hold. */
 const characters = (book: WrittenBook) => {
   let count = 0;
@@ -55,6 +58,7 @@ const characters = (book: WrittenBook) => {
  */
 export async function openCatalogueWriter(setup: WriterSetup) {
   const worker = new Worker(moduleBeside(import.meta.url, './catalogue-writer-worker'), {
+    name: WRITER_THREAD_NAME,
     workerData: setup,
     // It holds a few messages of books at a time: small heaps keep the load's memory where it was.
     resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 24 },
@@ -71,10 +75,13 @@ export async function openCatalogueWriter(setup: WriterSetup) {
     stopped = error;
     wake();
   });
-  worker.on('exit', () => {
-    stopped ??= new Error('The catalogue writer stopped');
-    wake();
-  });
+  const exited = new Promise<void>((resolve) =>
+    worker.on('exit', () => {
+      stopped ??= new Error('The catalogue writer stopped');
+      wake();
+      resolve();
+    }),
+  );
 
   async function reply(): Promise<FromWriter> {
     for (;;) {
@@ -129,6 +136,11 @@ export async function openCatalogueWriter(setup: WriterSetup) {
       send({ type: 'commit', finish });
       while ((await reply()).type !== 'committed');
       ended = true;
+      // The thread's malloc arena, with the page cache it freed, goes back to glibc's free arenas as
+      // the thread ends; the word index's building thread, started once the load is answered, then
+      // takes that arena and fills what it freed, rather than a new one beside it (docs/decisions.md,
+      // "The writer's arena").
+      await exited;
     },
 
     /** Leaves the catalogue as it was; nothing to do once the writer has failed (its failure rolled back). */
