@@ -39,8 +39,8 @@ type Built = { version: string; index: CatalogueIndexData };
  * worker-heaps.ts): left to V8 on a machine of 24 GB, it would grow to 128 MB a thread. A
  * searching thread makes little garbage a search (a page of rows; its bit sets are reused): 8 MB
  * gives it 8 MB of new space where 24 gave 16, and under a load of searches at a million books the
- * server held 395 MB where it held 420, at as many searches a second (docs/decisions.md, "Under
- * load").
+ * server held 395 MB where it held 420, at as many searches a second (docs/decisions.md, "The
+ * searching threads' young generation").
  */
 const BUILDING_YOUNG_GENERATION = { maxYoungGenerationSizeMb: 48 };
 const SEARCHING_YOUNG_GENERATION = { maxYoungGenerationSizeMb: 8 };
