@@ -1,5 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test tiers. `npm run test:fast` runs `server` and `web` on SQLite alone, before a commit;
+ * `npm test` runs every project, on PostgreSQL too when TEST_DATABASE_URL is set.
+ * - server: unit and app-level tests (the app built in-process on a real database);
+ * - process: whole-process tests, each starting the built server as `npm start` does (`*.process.test.ts`);
+ * - load: health under attack (`*.load.test.ts`), one file at a time;
+ * - web: the client's unit tests;
+ * - e2e: the built client and a real server in Debian's Chromium.
+ */
 export default defineConfig({
   test: {
     projects: [
@@ -7,18 +16,32 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['server/src/**/*.test.ts'],
-          exclude: ['server/src/**/*.load.test.ts'],
+          exclude: ['server/src/**/*.load.test.ts', 'server/src/**/*.process.test.ts'],
           environment: 'node',
-          // Each file gets its own SQLite file and PostgreSQL schema; two cores run two files at once.
+          // Each file gets its own SQLite file and PostgreSQL schema, so files run side by side.
+          // Vitest's default is a worker fewer than the cores, one on two; these files mostly wait
+          // on the databases, so three share two cores well.
           fileParallelism: true,
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          maxWorkers: 3,
+          // A safety net, not a budget: a busy machine may run a test several times slower.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {
         test: {
-          // Health under attack: each file starts a real server and measures its answers, which
-          // mean nothing while other test files share the two cores, so these run one at a time, alone.
+          name: 'process',
+          include: ['server/src/**/*.process.test.ts'],
+          environment: 'node',
+          fileParallelism: true,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          // Each file starts a real server and measures how it answers while it is attacked, which
+          // means little while other files share the cores, so these run one at a time.
           name: 'load',
           include: ['server/src/**/*.load.test.ts'],
           environment: 'node',
@@ -32,14 +55,21 @@ export default defineConfig({
           name: 'web',
           include: ['web/src/**/*.test.{ts,tsx}'],
           environment: 'node',
+          // Run beside `server` in one vitest, which asks both for the same number of workers.
+          maxWorkers: 3,
         },
       },
       {
         test: {
+          // Each file starts its own server and browser on the one built client (web/dist); three
+          // at a time keep both cores busy while pages wait on their servers.
           name: 'e2e',
           include: ['web/e2e/**/*.test.ts'],
           environment: 'node',
-          fileParallelism: false,
+          fileParallelism: true,
+          maxWorkers: 3,
+          // A page under load may take longer than expect.poll's 5 s to show a list: a safety net.
+          expect: { poll: { timeout: 30_000 } },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Password } from './auth.ts';
+import { EndOtherCredentials, Password } from './auth.ts';
 
 /**
  * `PUT /api/users/me/password`: the current password, asked again, and the new one. An account
@@ -8,6 +8,7 @@ import { Password } from './auth.ts';
 export const ChangePasswordBody = z.strictObject({
   current: z.string().min(1, 'is required').max(256, 'must be at most 256 characters').optional(),
   password: Password,
+  endOtherCredentials: EndOtherCredentials,
 });
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>;
 

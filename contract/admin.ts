@@ -48,3 +48,20 @@ export const Invitation = z.object({
   expiresAt: z.string(),
 });
 export type Invitation = z.infer<typeof Invitation>;
+
+/** An invitation not yet used and not expired, as the administration page lists it (`GET /api/admin/invitations`). */
+export const PendingInvitation = z.object({
+  /** Names it for `DELETE /api/admin/invitations/{id}`; the link's token itself is never kept. */
+  id: z.string(),
+  email: z.string(),
+  /** The administrator who sent it; null once that account is deleted. */
+  invitedBy: z.string().nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+});
+export type PendingInvitation = z.infer<typeof PendingInvitation>;
+
+export const PendingInvitations = z.array(PendingInvitation);
+export type PendingInvitations = z.infer<typeof PendingInvitations>;
+
+export const InvitationParams = z.object({ id: z.string().min(1).max(100) });

@@ -102,9 +102,19 @@ export type PasswordResetBody = z.infer<typeof PasswordResetBody>;
 /** The one answer to a reset request, whether or not the address has an account. */
 export const PasswordResetAccepted = z.object({ message: z.string() });
 
+/**
+ * Asked with a new password (a reset or a change): end too every API token, app password and the
+ * calendar address, which whoever knew the old password could have made. Sessions end either way.
+ */
+export const EndOtherCredentials = z.boolean({ error: 'must be true or false' }).optional();
+
+/** What the reset and change forms offer beside the new password (not "calendar address", the label of the address itself). */
+export const END_OTHER_CREDENTIALS_LABEL = 'Also end every API token, app password and the calendar subscription';
+
 /** `POST /auth/password-reset/confirm`: the link's token and the new password. */
 export const PasswordResetConfirmBody = z.strictObject({
   token: z.string().min(1, 'is required').max(100, 'must be at most 100 characters'),
   password: Password,
+  endOtherCredentials: EndOtherCredentials,
 });
 export type PasswordResetConfirmBody = z.infer<typeof PasswordResetConfirmBody>;

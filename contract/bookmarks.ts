@@ -26,7 +26,7 @@ export function distinctTags(tags: string[]): string[] {
 }
 
 /**
- * Tags text as spec §5 reads it: trimmed; split on commas (each part trimmed) when it has one,
+ * Tags text as docs/behaviour/bookmarks.md reads it: trimmed; split on commas (each part trimmed) when it has one,
  * else on whitespace. Empty parts and repeats are dropped.
  */
 export function splitTags(text: string): string[] {
@@ -59,7 +59,7 @@ const link = z
   .max(BOOKMARK_LIMITS.link, { error: `must be at most ${BOOKMARK_LIMITS.link} characters`, abort: true })
   .refine(isHttpUrl, 'must be a web address starting with http:// or https://');
 /**
- * Tags text split as spec §5 says, or a list whose tags are kept whole (trimmed, empty ones and
+ * Tags text split as docs/behaviour/bookmarks.md says, or a list whose tags are kept whole (trimmed, empty ones and
  * repeats dropped): a tag may hold spaces and commas, as a browser folder's name does.
  */
 const tags = z
@@ -79,7 +79,7 @@ const note = z
   .nullish()
   .transform((value) => (value ? value : undefined));
 
-/** `POST /bookmarks/` (spec §7). */
+/** `POST /bookmarks/` (docs/behaviour/bookmarks.md). */
 export const BookmarkInput = z.strictObject({ title, link, tags, note });
 /** Each field's own rule, for a form that checks one field before it sends it. */
 export const BOOKMARK_FIELD_VALUES = { title, link, tags, note } as const;
@@ -87,7 +87,7 @@ export type BookmarkInput = z.output<typeof BookmarkInput>;
 /** What the client sends: tags may still be text. */
 export type BookmarkDraft = z.input<typeof BookmarkInput>;
 
-/** A bookmark as the API replies it (spec §3). Times are ISO strings. */
+/** A bookmark as the API replies it (docs/behaviour/bookmarks.md). Times are ISO strings. */
 export const Bookmark = z.object({
   id: z.number().int().positive(),
   title: z.string(),
@@ -102,7 +102,7 @@ export const Bookmark = z.object({
 export type Bookmark = z.infer<typeof Bookmark>;
 
 /**
- * `PUT /bookmarks/{id}` and `POST /api/bookmarks/`: the whole bookmark (spec §7). The server
+ * `PUT /bookmarks/{id}` and `POST /api/bookmarks/`: the whole bookmark (docs/behaviour/bookmarks.md). The server
  * keeps the times and the indexed flag itself, so those are accepted and ignored.
  */
 export const BookmarkUpdate = BookmarkInput.extend({
@@ -125,7 +125,7 @@ const isoTime = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'must be an ISO date or a date-time with a zone' })
   .refine((value) => isInDateRange(Date.parse(value)), DATE_RANGE_MESSAGE);
 
-/** `GET /bookmarks/` query (spec §7); the cursor comes in the `pageCursor` header. */
+/** `GET /bookmarks/` query (docs/behaviour/bookmarks.md); the cursor comes in the `pageCursor` header. */
 export const BookmarkListQuery = z.strictObject({
   pageSize: z.coerce
     .number({ error: 'must be a number' })
@@ -139,7 +139,7 @@ export const BookmarkListQuery = z.strictObject({
 }).refine((query) => inOrder(query.start_date, query.end_date), { message: 'must not be before the start date', path: ['end_date'] });
 export type BookmarkListQuery = z.infer<typeof BookmarkListQuery>;
 
-/** The bookmark page response (spec §3), with the collection's groups. */
+/** The bookmark page response (docs/behaviour/bookmarks.md), with the collection's groups. */
 export const BookmarkPage = z.object({
   items: z.array(Bookmark),
   /** How many bookmarks the list's filters match, all pages together. */
@@ -159,7 +159,7 @@ const TimeRange = z
   .strictObject({ start: isoTime.optional(), end: isoTime.optional() })
   .refine((range) => inOrder(range.start, range.end), { message: END_BEFORE_START_MESSAGE, path: ['end'] });
 
-/** `POST /api/bookmarks/query` body: the query spec of spec §3. */
+/** `POST /api/bookmarks/query` body: the query spec of docs/behaviour/bookmarks.md. */
 export const BookmarkQuerySpec = z.strictObject({
   key_words: z
     .array(z.string().max(200, 'Each key word must be at most 200 characters'), { error: 'key words are required' })
@@ -185,7 +185,7 @@ export const BookmarkQueryParams = z.strictObject({
     .optional(),
 });
 
-/** The bookmark search result (spec §3). */
+/** The bookmark search result (docs/behaviour/bookmarks.md). */
 export const BookmarkSearchResult = z.object({
   bookmarks: z.array(Bookmark),
   total_count: z.number().int().nonnegative(),
@@ -198,11 +198,17 @@ export type BookmarkSearchResult = z.infer<typeof BookmarkSearchResult>;
 
 const LineMessage = z.object({ line: z.number().int().positive(), message: z.string() });
 
+/** A link an import left out, and why: not a web link (its scheme named), already saved, or repeated in the file. */
+const SkippedLink = z.object({ line: z.number().int().positive(), link: z.string(), reason: z.string() });
+export type SkippedLink = z.infer<typeof SkippedLink>;
+
 /** `POST /bookmarks/import` reply. */
 export const BookmarkImportReply = z.object({
   imported: z.number().int().nonnegative(),
   /** Links that are not http(s), and links the user has or the file repeats. */
   skipped: z.number().int().nonnegative(),
+  /** The skipped links with the reason of each (the first 100; a long link cut to 200 characters). */
+  skipped_links: z.array(SkippedLink),
   /** Links that could not be kept (the first 100). */
   errors: z.array(LineMessage),
   /** Bookmarks kept with a field cut to its limit. */
@@ -232,8 +238,25 @@ export const BookmarkImportProgress = z.object({
 });
 export type BookmarkImportProgress = z.infer<typeof BookmarkImportProgress>;
 
-/** `GET /bookmarks/import/progress`: the user's running import, else their last one since the server started. */
-export const CurrentBookmarkImport = z.object({ import: BookmarkImportProgress.nullable() });
+/**
+ * An import that stopped before it had written every link of its file (the server stopped, or
+ * failed): the links it wrote stay, each bookmark with its index entry. Importing the same file
+ * again adds the rest, since links already saved are skipped, and then this is gone.
+ */
+export const CutShortBookmarkImport = z.object({
+  id: z.string(),
+  started_at: z.string(),
+  /** The links of the file, and how many of them were written. */
+  links: z.number().int().nonnegative(),
+  imported: z.number().int().nonnegative(),
+});
+export type CutShortBookmarkImport = z.infer<typeof CutShortBookmarkImport>;
+
+/**
+ * `GET /bookmarks/import/progress`: the user's running import, else their last one since the
+ * server started; and their latest import that was cut short, until it is finished or dismissed.
+ */
+export const CurrentBookmarkImport = z.object({ import: BookmarkImportProgress.nullable(), cut_short: CutShortBookmarkImport.nullable() });
 export type CurrentBookmarkImport = z.infer<typeof CurrentBookmarkImport>;
 
 /** `GET /bookmarks/tags`: every tag of the user with how many bookmarks carry it, most used first. */
@@ -287,3 +310,6 @@ export const BookmarkLookupQuery = z.strictObject({
  */
 export const BookmarkLookup = z.object({ bookmark: Bookmark.nullable() });
 export type BookmarkLookup = z.infer<typeof BookmarkLookup>;
+
+/** The browser bookmarks file (Netscape format) both export calls send. */
+export const BOOKMARKS_FILE = { type: 'text/html; charset=utf-8', name: 'bookmarks.html' } as const;

@@ -5,7 +5,7 @@ import { ErrorReply } from './errors.ts';
 export { BOOK_FORMATS, BOOK_SEARCH_FIELDS, type BookSearchField };
 export const MAX_BOOK_PAGE_SIZE = 100;
 
-/** A book as the catalogue keeps it and the export writes it, one per line (spec §3, DESIGN §4 Book). */
+/** A book as the catalogue keeps it and the export writes it, one per line (docs/behaviour/books.md). */
 export const CatalogueBook = z.object({
   /** Calibre's book id, as a string. */
   id: z.string().min(1).max(64),
@@ -27,7 +27,7 @@ export const CatalogueBook = z.object({
   /** Every format's file path. */
   formats: z.array(z.string().max(4000)).max(50),
   /**
-   * What Calibre has beyond the fields of spec §3 (issue 13). Defaults, so that an export written
+   * What Calibre has beyond the original fields (docs/behaviour/books.md). Defaults, so that an export written
    * before they existed still loads: no series, no tags, no languages, no rating, no cover.
    */
   series: z.string().max(500).nullable().default(null),
@@ -65,6 +65,13 @@ export const Book = CatalogueBook.omit({ comment: true }).extend({
   comment: z.string().nullable().optional(),
   files: z.array(BookFile).optional().describe('The formats on disk in the library folder, each with its download URL (one book only)'),
   cover_url: z.string().nullable().optional().describe('`GET /api/books/{id}/cover` when the cover is on disk, else null (one book only)'),
+  progress: z
+    .number()
+    .min(0)
+    .max(1)
+    .nullable()
+    .optional()
+    .describe('How far the signed-in user has read, 0 to 1, or null without a position (one book only; absent for the books key)'),
 });
 export type Book = z.infer<typeof Book>;
 
@@ -82,14 +89,32 @@ export const BookResults = z.object({
    */
   // A default, so that a reply from a server before it parses: such a server serves no files.
   files_served: z.boolean().default(false).describe('Whether covers and files are served from a Calibre library folder'),
+  /**
+   * How far the signed-in user has read each book of the page that has a position, by book id, 0
+   * to 1 (issue 38): beside the books, since their JSON is kept and sent again for every reader.
+   */
+  progress: z
+    .record(z.string(), z.number().min(0).max(1))
+    .default({})
+    .describe("How far the signed-in user has read the page's books that have a position, by book id (0 to 1)"),
 });
 export type BookResults = z.infer<typeof BookResults>;
 
+/** How a listing without words can be ordered; `series` is a series' own order (its index). */
+export const BOOK_SORTS = ['updated', 'title', 'author', 'newest', 'published', 'rating', 'series'] as const;
+export type BookSort = (typeof BOOK_SORTS)[number];
+
+/** What the catalogue can be browsed by, each a page of values with counts. */
+export const BOOK_FACETS = ['authors', 'series', 'tags', 'languages', 'formats', 'publishers'] as const;
+export type BookFacet = (typeof BOOK_FACETS)[number];
+
+const facetValue = z.string().min(1, 'must not be empty').max(500, 'must be at most 500 characters');
+
 const booleanString = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((value) => value === 'true');
 
-/** `GET /api/books` (spec §7). */
+/** `GET /api/books` (docs/behaviour/books.md). */
 export const BookQuery = z.strictObject({
-  /** Comma-joined words (spec §5); empty lists the catalogue by last update. */
+  /** Comma-joined words (docs/behaviour/books.md); empty lists the catalogue by last update. */
   keys: z.string().max(1000, 'must be at most 1000 characters').default(''),
   fields: z
     .string()
@@ -111,8 +136,54 @@ export const BookQuery = z.strictObject({
     .enum(['', ...BOOK_FORMATS], { error: `must be empty or one of ${BOOK_FORMATS.join(', ')}` })
     .default(''),
   includeComment: booleanString.default(false),
+  /** The order of a listing without words (a search with words is ranked): by last update unless asked. */
+  sort: z.enum(BOOK_SORTS, { error: `must be one of ${BOOK_SORTS.join(', ')}` }).default('updated'),
+  /** Browsing (issue 37): the books of one author, series, tag, language or publisher, exactly as named. */
+  author: facetValue.optional(),
+  series: facetValue.optional(),
+  tag: facetValue.optional(),
+  language: facetValue.optional(),
+  publisher: facetValue.optional(),
 });
 export type BookQuery = z.infer<typeof BookQuery>;
+
+/** The query's browsing filters, the facet each belongs to. */
+export const BROWSE_FILTERS = { author: 'authors', series: 'series', tag: 'tags', language: 'languages', publisher: 'publishers' } as const;
+export type BrowseFilter = keyof typeof BROWSE_FILTERS;
+
+/** `GET /api/books/browse?facet=`: the facet's values that start with `letter`, with the letters that have any. */
+export const BrowseQuery = z.strictObject({
+  facet: z.enum(BOOK_FACETS, { error: `must be one of ${BOOK_FACETS.join(', ')}` }),
+  /** A letter A–Z, or '#' for what starts otherwise; empty for the first letter that has values. */
+  letter: z.string().regex(/^([A-Z#])?$/, 'must be a letter A–Z or #').default(''),
+});
+export const BrowseEntry = z.object({ name: z.string(), count: z.number().int().positive() });
+export type BrowseEntry = z.infer<typeof BrowseEntry>;
+export const BrowseReply = z.object({
+  facet: z.enum(BOOK_FACETS),
+  /** Every letter that begins a value, with how many values begin with it, A–Z then '#'. */
+  letters: z.array(z.object({ letter: z.string(), values: z.number().int().positive() })),
+  letter: z.string(),
+  /** The values of `letter`, A–Z, each with its count of books. */
+  entries: z.array(BrowseEntry),
+});
+export type BrowseReply = z.infer<typeof BrowseReply>;
+
+/**
+ * One account's book search settings (issue 37), kept on the server so that another browser starts
+ * where the last left. Defaults are the specification's (fields 'title', 10 a page, every format,
+ * no comment), for a first visit.
+ */
+export const BookSearchPreferences = z.strictObject({
+  fields: z.array(z.enum(BOOK_SEARCH_FIELDS, { error: `must be among ${BOOK_SEARCH_FIELDS.join(', ')}` })).max(BOOK_SEARCH_FIELDS.length).default(['title']),
+  size: z.number().int().min(1).max(MAX_BOOK_PAGE_SIZE).default(10),
+  format: z.enum(['', ...BOOK_FORMATS]).default(''),
+  comment: z.boolean().default(false),
+  sort: z.enum(BOOK_SORTS).default('updated'),
+  /** The results as cards in a list or as covers in a grid. */
+  view: z.enum(['list', 'grid']).default('list'),
+});
+export type BookSearchPreferences = z.infer<typeof BookSearchPreferences>;
 
 export const BookIdParams = z.strictObject({ id: z.string().min(1).max(64) });
 
@@ -131,7 +202,7 @@ export const BookFileParams = z.strictObject({
   format: z.string().min(1).max(100),
 });
 
-/** `POST /api/books/index` reply: the counts of spec §3 and the first problems, by line (DESIGN §4). */
+/** `POST /api/books/index` reply: the counts and the first problems, by line (docs/behaviour/books.md). */
 export const IndexUploadReply = z.object({
   total_count: z.number().int().nonnegative(),
   error_count: z.number().int().nonnegative(),
@@ -188,3 +259,10 @@ export const CATALOGUE_LOAD_EVENT = 'catalogue-load';
  * it runs on another instance that has not told it yet), or the upload's own load cancelled, without it.
  */
 export const CatalogueLoadBusy = ErrorReply.extend({ load: CatalogueLoad.nullable().optional() });
+
+/**
+ * A search refused (503, with `Retry-After`) while the server prepares its first search index:
+ * how far it is, in percent (docs/book-search.md).
+ */
+export const SearchPreparing = ErrorReply.extend({ progress: z.number().int().min(0).max(100) });
+export type SearchPreparing = z.infer<typeof SearchPreparing>;

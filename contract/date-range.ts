@@ -1,5 +1,5 @@
 /**
- * Every date the API accepts lies in this range, in UTC (DESIGN §7). Dates far outside it mean
+ * Every date the API accepts lies in this range, in UTC (docs/behaviour/bad-input-and-limits.md). Dates far outside it mean
  * nothing to an organiser's user, and each year they span was once a step of calendar
  * arithmetic on the server; the schedule code is bounded on its own, this keeps input sane.
  */

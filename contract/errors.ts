@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every error reply of the API has this shape (DESIGN §7). */
+/** Every error reply of the API has this shape (docs/behaviour/bad-input-and-limits.md). */
 export const ErrorReply = z.object({
   statusCode: z.number().int(),
   error: z.string(),

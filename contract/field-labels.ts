@@ -10,7 +10,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   schedule_end_time: 'End time',
   schedule_type: 'Repeats',
   next_notice_time: 'Pending notice',
-  emails: 'E-mail addresses',
+  emails: 'Recipients',
   notice_hours: 'Notice hours',
   comment: 'Comment',
   overdue_notice: 'Overdue notice',
@@ -28,6 +28,8 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   'create_time_range.end': 'Created until',
   'update_time_range.start': 'Updated from',
   'update_time_range.end': 'Updated until',
+  max_mb: 'Size limit',
+  device_id: 'E-reader',
 };
 
 /** The field an issue's path names: its longest labelled key (`create_time_range.start`), else its last labelled one (`tags` of `tags.0`). */
@@ -46,7 +48,7 @@ const ZOD_DEFAULT = /^(Invalid|Too (big|small))\b/;
 /**
  * An issue in people's words. The messages of labelled fields are written to follow the label
  * ("is required", "must be at most 200 characters"), or as whole sentences, which start with a
- * capital or with the label itself ("Enter e-mail addresses like ada@example.org", the spec's
+ * capital or with the label itself ("Enter e-mail addresses like ada@example.org", the search form's
  * "key words are required"). A field without a label keeps its path in front (`querystring from: …`).
  */
 export function describeIssue(path: readonly PropertyKey[], message: string, where = ''): string {

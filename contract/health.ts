@@ -24,12 +24,17 @@ export const LibraryStatus = z.object({
 export type LibraryStatus = z.infer<typeof LibraryStatus>;
 
 /**
- * The book search's word index: being built (at start and after each load; the database answers
- * searches meanwhile), ready with this many books, or failed to build (the database answers).
+ * The book search's word index: not yet asked for (idle), being read from its file or built
+ * (at start and after each load: the index before answers meanwhile, and until there is one a
+ * search is refused with a 503), with how far it is in percent, ready with this many books and
+ * where it came from, or failed to build.
  */
 export const SearchIndexStatus = z.object({
   state: z.enum(['idle', 'building', 'ready', 'failed']),
   books: z.number().int().nonnegative().optional(),
+  progress: z.number().int().min(0).max(100).optional(),
+  /** Where the ready index came from: its file in `DATA_DIR`, or built from the database. */
+  from: z.enum(['file', 'database']).optional(),
 });
 export type SearchIndexStatus = z.infer<typeof SearchIndexStatus>;
 

@@ -6,7 +6,7 @@ import { MAX_TASK_COMMENT, MAX_TASK_EMAILS, MAX_TASK_NAME, ScheduleType } from '
 // The request side of the task gateway, apart from its replies: it needs a date library, which the
 // client's start-up script (which parses replies) does without.
 
-/** Epoch ms of an ISO date-time; without a zone suffix it is read as UTC (spec §3). NaN when invalid. */
+/** Epoch ms of an ISO date-time; without a zone suffix it is read as UTC (docs/behaviour/tasks-and-notices.md). NaN when invalid. */
 function parseIsoDateTime(value: string): number {
   // A time is required: a bare date would silently mean midnight.
   if (!value.includes('T')) return Number.NaN;
@@ -94,13 +94,13 @@ const TaskUpdate = z
     return { type: 'update', change: { key: body.key, value: parsed.data } as TaskFieldChange };
   });
 
-/** `PUT /schedule/{id}` (spec §7): change one field, or complete the current occurrence. */
+/** `PUT /schedule/{id}` (docs/behaviour/tasks-and-notices.md): change one field, or complete the current occurrence. */
 export const TaskAction = z.discriminatedUnion('type', [TaskUpdate, z.strictObject({ type: z.literal('complete') })], {
   error: 'type must be update or complete',
 });
 export type TaskAction = z.output<typeof TaskAction>;
 
-/** `POST /schedule/` (spec §3): name and first time; the other fields of a task may be given too. */
+/** `POST /schedule/` (docs/behaviour/tasks-and-notices.md): name and first time; the other fields of a task may be given too. */
 export const CreateTaskBody = z.strictObject({
   name: TaskName,
   first_schedule_time: DateTimeInput,

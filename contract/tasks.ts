@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
-/** Schedule type codes of spec §3: the step between two occurrences of a task. */
+/**
+ * Schedule type codes of docs/behaviour/tasks-and-notices.md: the step between two occurrences of a
+ * task, or o for a one-off task, which has one occurrence and is done once it is completed.
+ */
 export const SCHEDULE_TYPES = [
+  { value: 'o', label: 'Does not repeat' },
   { value: 'y', label: 'Yearly' },
   { value: 'q', label: 'Quarterly' },
   { value: 'm', label: 'Monthly' },
@@ -9,8 +13,10 @@ export const SCHEDULE_TYPES = [
   { value: 'w', label: 'Weekly' },
   { value: 'd', label: 'Daily' },
 ] as const;
-export const ScheduleType = z.enum(['y', 'q', 'm', 'b', 'w', 'd'], { error: 'must be one of y, q, m, b, w, d' });
+export const ScheduleType = z.enum(['o', 'y', 'q', 'm', 'b', 'w', 'd'], { error: 'must be one of o, y, q, m, b, w, d' });
 export type ScheduleType = z.infer<typeof ScheduleType>;
+/** The kinds that repeat: all but the one-off. */
+export type RepeatingType = Exclude<ScheduleType, 'o'>;
 
 export const DEFAULT_TASK_PAGE_SIZE = 5;
 export const MAX_TASK_PAGE_SIZE = 100;
@@ -22,7 +28,7 @@ export const MAX_TASK_EMAILS = 20;
 
 const IsoTime = z.string();
 
-/** A task as the API sends it (spec §3); times are UTC ISO strings with the Z suffix. */
+/** A task as the API sends it (docs/behaviour/tasks-and-notices.md); times are UTC ISO strings with the Z suffix. */
 export const Task = z.object({
   id: z.string(),
   name: z.string(),
@@ -39,14 +45,14 @@ export const Task = z.object({
   notice_hours: z.array(z.number().int()),
   notice_in_workday: z.boolean(),
   comment: z.string(),
-  /** The last failed send of a notice, until a send succeeds again (DESIGN §5 Delivery). */
+  /** The last failed send of a notice, until a send succeeds again (docs/behaviour/tasks-and-notices.md). */
   notice_error: z.string().nullable(),
 });
 export type Task = z.infer<typeof Task>;
 
 export const TaskIdParams = z.strictObject({ id: z.string().min(1).max(64) });
 
-/** Which tasks the list shows: active ones (the spec's list), done ones (made inactive by Complete past their end), or all. */
+/** Which tasks the list shows: active ones (the default list), done ones (made inactive by Complete past their end), or all. */
 export const TASK_STATUSES = ['active', 'done', 'all'] as const;
 export const TaskStatus = z.enum(TASK_STATUSES, { error: 'must be one of active, done, all' });
 export type TaskStatus = z.infer<typeof TaskStatus>;
@@ -79,6 +85,23 @@ export const TaskCompletion = z.object({
   completed_at: IsoTime,
 });
 export type TaskCompletion = z.infer<typeof TaskCompletion>;
+
+/**
+ * One entry of the Done list: an occurrence completed, with the task it belongs to. A one-off task
+ * completed is one entry; a repeating task has one for each occurrence completed.
+ */
+export const DoneEntry = TaskCompletion.extend({
+  task_id: z.string(),
+  name: z.string(),
+  schedule_type: ScheduleType,
+});
+export type DoneEntry = z.infer<typeof DoneEntry>;
+
+export const DonePageQuery = TaskPageQuery.omit({ status: true });
+
+/** `GET /schedule/completions` reply: the latest completed first; `cursor` is the next page's, or NO_MORE_RESULTS. */
+export const DonePage = z.object({ done: z.array(DoneEntry), cursor: z.string() });
+export type DonePage = z.infer<typeof DonePage>;
 
 /** How many completions the task page shows: the newest. */
 export const TASK_COMPLETIONS_SHOWN = 100;

@@ -1,4 +1,4 @@
-/** The spec's two zones, offered first in the profile's timezone select (spec §2, §9). */
+/** US East and US West, offered first in the profile's timezone select (docs/behaviour/profile.md). */
 export const US_TIME_ZONES = [
   { value: 'America/New_York', label: 'US East' },
   { value: 'America/Los_Angeles', label: 'US West' },

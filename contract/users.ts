@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DisplayName, Email } from './auth.ts';
 import { isIanaTimeZone } from './timezones.ts';
 
-/** The user record of spec §3, served at `/api/users/me` and streamed by `/api/users/me/events`. */
+/** The user record of docs/behaviour/profile.md, served at `/api/users/me` and streamed by `/api/users/me/events`. */
 export const UserRecord = z.object({
   uid: z.string(),
   displayName: z.string(),

@@ -1,9 +1,10 @@
 /**
- * `npm test`: typecheck, lint, build, server and client tests, then the end-to-end tests in
- * Debian's Chromium. Stops at the first failing step and ends with one "N passed, N failed"
- * line counting every test that ran.
+ * `npm test`: typecheck, lint, build (when stale), the server and client tests, the whole-process and load
+ * tests, then the end-to-end tests in Debian's Chromium. `npm run test:fast` (`fast`): the server's
+ * unit and app-level tests and the client's, on SQLite alone, for before a commit. Either stops at
+ * the first failing step and ends with one "N passed, N failed" line counting every test that ran.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,10 +15,37 @@ type VitestSummary = { numPassedTests: number; numFailedTests: number; numPendin
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'organiser-test-report-'));
 
+const fast = process.argv[2] === 'fast';
+// The fast tier is SQLite's alone, whatever the developer's shell has set.
+const env = { ...process.env };
+if (fast) delete env.TEST_DATABASE_URL;
+
 function run(title: string, command: string, args: string[]): boolean {
   console.log(`\n▶ ${title}`);
-  const result = spawnSync(command, args, { stdio: 'inherit', env: process.env });
+  const result = spawnSync(command, args, { stdio: 'inherit', env });
   return result.status === 0;
+}
+
+/** Commands side by side (the cores are two), each one's output printed whole as it ends, so lines do not interleave. */
+async function runTogether(title: string, commands: Array<[command: string, args: string[]]>): Promise<boolean> {
+  console.log(`\n▶ ${title}`);
+  const results = await Promise.all(
+    commands.map(
+      ([command, args]) =>
+        new Promise<boolean>((resolve) => {
+          const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+          const output: Buffer[] = [];
+          child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+          child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+          child.on('error', (error) => output.push(Buffer.from(`${String(error)}\n`)));
+          child.on('close', (code) => {
+            process.stdout.write(Buffer.concat(output));
+            resolve(code === 0);
+          });
+        }),
+    ),
+  );
+  return results.every(Boolean);
 }
 
 function vitest(title: string, projects: string[]): boolean {
@@ -46,11 +74,18 @@ function finish(ok: boolean): never {
   process.exit(ok ? 0 : 1);
 }
 
-const steps: Array<() => boolean> = [
-  () => run('typecheck', 'npm', ['run', '--silent', 'typecheck']),
-  () => run('lint', 'npm', ['run', '--silent', 'lint']),
-  () => run('build the web client and the server', 'npm', ['run', '--silent', 'build']),
+const fastSteps: Array<() => boolean | Promise<boolean>> = [() => vitest('server and client tests, SQLite', ['server', 'web'])];
+
+const fullSteps: Array<() => boolean | Promise<boolean>> = [
+  () =>
+    runTogether('typecheck and lint', [
+      ['npm', ['run', '--silent', 'typecheck']],
+      ['npm', ['run', '--silent', 'lint']],
+    ]),
+  // Built at install (`npm ci`); built again only when the sources changed since.
+  () => run('build the web client and the server', process.execPath, ['scripts/build.ts', '--if-stale']),
   () => vitest('server and client tests', ['server', 'web']),
+  () => vitest('whole-process tests', ['process']),
   () => vitest('health under attack, one file at a time', ['load']),
   () => {
     const browser = chromiumPath();
@@ -66,13 +101,13 @@ const steps: Array<() => boolean> = [
   },
 ];
 
-for (const step of steps) {
-  if (!step()) {
+for (const step of fast ? fastSteps : fullSteps) {
+  if (!(await step())) {
     console.error('\n✗ npm test stopped at the step above');
     finish(false);
   }
 }
-if (!process.env.TEST_DATABASE_URL) {
+if (!env.TEST_DATABASE_URL) {
   console.log('\nPostgreSQL store tests skipped: set TEST_DATABASE_URL=postgres://… to run them too.');
 }
 finish(totals.failed === 0);

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { once } from 'node:events';
+import path from 'node:path';
 
 /** A small seeded generator, so every run makes the same catalogue. */
 export function random(seed: number) {
@@ -27,6 +29,17 @@ const SEED_WORDS = [
   'patterns', 'systems', 'networks', 'database', 'compiler', 'physics', 'chemistry', 'biology', 'economics', 'art',
   'music', 'poetry', 'philosophy', 'science', 'mathematics', 'language', 'travel', 'cooking', 'gardening', 'photography',
 ] as const;
+/**
+ * Chinese and Japanese titles: a run of these letters is one word to the search, so they are
+ * written as such runs, a space between them as calibre shows many such titles.
+ */
+const CJK_WORDS = [
+  '红楼梦', '三国演义', '西游记', '水浒传', '三体', '黑暗森林', '死神永生', '围城', '活着', '骆驼祥子', '边城', '家', '春', '秋',
+  '源氏物語', '枕草子', '羅生門', '雪国', '吾輩は猫である', 'こころ', 'ノルウェイの森', '海辺のカフカ', '東京', '物語', '京都',
+  '人間失格', '風の歌を聴け', '銀河鉄道の夜', '山の音', '金閣寺', '历史', '科学', '数学', '哲学', '音乐', '诗集', '小说', '日记',
+] as const;
+/** One title in this many is Chinese or Japanese. */
+const CJK_TITLE_EVERY = 20;
 const STOP_WORDS = ['the', 'of', 'and', 'a', 'in', 'to', 'for', 'on', 'with', 'from', 'de', 'la', 'le', 'der', 'die', 'und'];
 const SYLLABLES = ['ka', 'ri', 'mo', 'lan', 'ter', 'vi', 'so', 'nel', 'dra', 'quin', 'bel', 'tor', 'sa', 'mé', 'lu', 'ön', 'ra', 'zi', 'gar', 'po'];
 
@@ -78,7 +91,8 @@ export function* generateBooks(count: number, seed = 42): Generator<GeneratedBoo
   const word = zipf(r);
   const base = Date.UTC(2015, 0, 1);
   for (let id = 1; id <= count; id++) {
-    const title = Array.from({ length: 1 + r.int(5) }, word).join(' ');
+    const title =
+      r.int(CJK_TITLE_EVERY) === 0 ? Array.from({ length: 1 + r.int(2) }, () => r.pick(CJK_WORDS)).join(' ') : Array.from({ length: 1 + r.int(5) }, word).join(' ');
     const authorCount = 1 + (r.int(10) === 0 ? 1 : 0);
     const authors = Array.from({ length: authorCount }, () => `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`).join(' & ');
     const words = Array.from({ length: 30 + r.int(90) }, word).join(' ');
@@ -150,22 +164,17 @@ export async function writeCalibreJson(file: string, count: number) {
   await writeAll(file, lines());
 }
 
-const csvCell = (value: string | number) => `"${String(value).replaceAll('"', '""')}"`;
+/** A change to this generator makes new files rather than reusing those an older one wrote. */
+export const GENERATOR_VERSION = createHash('sha256').update(fs.readFileSync(import.meta.filename)).digest('hex').slice(0, 12);
 
-/** `calibredb catalog books.csv`: BOM, every value quoted, formats as extensions, comments as text. */
-export async function writeCalibreCsv(file: string, count: number) {
-  const header =
-    'author_sort,authors,comments,cover,formats,id,identifiers,isbn,languages,library_name,pubdate,publisher,rating,series,series_index,size,tags,timestamp,title,title_sort,uuid';
-  function* lines() {
-    yield `\uFEFF${header}\n`;
-    for (const book of generateBooks(count)) {
-      const text = book.comments.replace(/<[^>]+>/g, ' ').trim();
-      const formats = book.formats.map((path) => path.slice(path.lastIndexOf('.') + 1)).join(', ');
-      yield [
-        book.authors, book.authors, `${text}\n`, '', formats, book.id, `isbn:${book.isbn}`, book.isbn, '', 'Library',
-        book.pubdate, book.publisher, '', '', '1.0', 1000, '', book.timestamp, book.title, book.title, `uuid-${book.id}`,
-      ].map(csvCell).join(',') + '\n';
-    }
+/** The Calibre JSON file of `count` generated books in `folder`, written the first time it is asked for. */
+export async function calibreJsonFile(folder: string, count: number): Promise<string> {
+  const file = path.join(folder, `calibre-${count}-${GENERATOR_VERSION}.json`);
+  if (!fs.existsSync(file)) {
+    console.log(`  generating ${path.basename(file)}…`);
+    fs.mkdirSync(folder, { recursive: true });
+    await writeCalibreJson(`${file}.partial`, count);
+    fs.renameSync(`${file}.partial`, file);
   }
-  await writeAll(file, lines());
+  return file;
 }

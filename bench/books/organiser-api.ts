@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningServer } from '../../web/e2e/server.ts';
 
 const ACCOUNT = { email: 'bench@example.org', password: 'benchmark password' };
@@ -55,12 +56,48 @@ export async function importFile(server: RunningServer, token: string, file: str
   return { seconds, books: reply.total_count };
 }
 
-/** Seconds until the server's word index holds the whole catalogue (the database answers searches while it is built). */
+type IndexStatus = { state: string; books?: number; from?: 'file' | 'database' };
+
+async function indexStatus(server: RunningServer): Promise<IndexStatus | undefined> {
+  return ((await (await fetch(`${server.baseUrl}/api/health`)).json()) as { search_index?: IndexStatus }).search_index;
+}
+
+/** Seconds until the server's word index holds the whole catalogue (the index before answers meanwhile). */
 export async function searchIndexBuilt(server: RunningServer, books: number): Promise<number> {
+  return (await searchIndexReady(server, books)).seconds;
+}
+
+/** The same, and where the index came from: its file on disk or a build from the database. */
+export async function searchIndexReady(server: RunningServer, books: number) {
+  const { seconds, status } = await indexStatusWhen(server, (status) => status?.state === 'ready' && status.books === books);
+  return { seconds, from: status?.from };
+}
+
+/**
+ * Seconds until a load has written its books: the index of the new catalogue is then built (or,
+ * a small one, already built) while the load's reply waits for it.
+ */
+export async function booksWritten(server: RunningServer, books: number): Promise<number> {
+  return (await indexStatusWhen(server, (status) => status?.state === 'building' || (status?.state === 'ready' && status.books === books))).seconds;
+}
+
+async function indexStatusWhen(server: RunningServer, reached: (status: IndexStatus | undefined) => boolean) {
   const started = performance.now();
   for (;;) {
-    const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as { search_index?: { state: string; books?: number } };
-    if (health.search_index?.state === 'ready' && health.search_index.books === books) return (performance.now() - started) / 1000;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    const status = await indexStatus(server);
+    if (reached(status)) return { seconds: (performance.now() - started) / 1000, status };
+    if (status?.state === 'failed') throw new Error('the word index failed to build');
+    await sleep(50);
+  }
+}
+
+/** Asks a search until it is answered: a server preparing its index refuses it with a 503 meanwhile. */
+export async function searchAnswered(server: RunningServer, token: string, query: string): Promise<void> {
+  for (;;) {
+    const response = await fetch(`${server.baseUrl}${query}`, { headers: { authorization: `Bearer ${token}` } });
+    await response.arrayBuffer();
+    if (response.status === 200) return;
+    if (response.status !== 503) throw new Error(`search ${query}: ${response.status}`);
+    await sleep(20);
   }
 }

@@ -1,10 +1,16 @@
 import { generateBooks, random } from './generate-catalogue.ts';
 
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const ACCENTED = /[^\p{ASCII}]/u;
+/** A word as typed without its accents ("miserables" for "misérables"), which the search folds alike. */
+const unaccented = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '');
+
 /**
  * A fixed stream of 1–3-word queries as people type them: words of a title they know, sometimes
- * the last one cut short. Long enough that no run goes through it twice, so a query repeats only
- * as often as people would repeat it. The titles are those of the first `books` books, the ones
- * a catalogue of that size holds.
+ * the last one cut short (a Chinese or Japanese word by one letter), sometimes an accented word
+ * typed without its accents. Long enough that no run goes through it twice, so a query repeats
+ * only as often as people would repeat it. The titles are those of the first `books` books, the
+ * ones a catalogue of that size holds.
  */
 export function typedQueries(books: number, count: number, seed = 7): string[][] {
   const r = random(seed);
@@ -12,11 +18,26 @@ export function typedQueries(books: number, count: number, seed = 7): string[][]
   return Array.from({ length: count }, () => {
     const title = r.pick(titles);
     const start = r.int(title.length);
-    const words = title.slice(start, start + 1 + r.int(3));
+    const words = title.slice(start, start + 1 + r.int(3)).map((word) => (ACCENTED.test(word) && r.int(2) === 0 ? unaccented(word) : word));
     const last = words.length - 1;
-    if (r.int(4) === 0 && words[last]!.length > 4) words[last] = words[last]!.slice(0, words[last]!.length - 2);
+    const cut = CJK.test(words[last]!) ? 1 : 2;
+    if (r.int(4) === 0 && words[last]!.length > 2 * cut) words[last] = words[last]!.slice(0, words[last]!.length - cut);
     return words;
   });
+}
+
+/** What share of a stream's queries (of a catalogue of `books`) are of each kind the budget names, in percent. */
+export function streamMix(books: number, queries: string[][]) {
+  const known = new Set(sampledTitles(books).flat());
+  const knownUnaccented = new Set([...known].filter((word) => ACCENTED.test(word)).map(unaccented));
+  const share = (test: (words: string[]) => boolean) => Math.round((100 * queries.filter(test).length) / queries.length);
+  return {
+    'two or three words': share((words) => words.length > 1),
+    'the last word cut short': share((words) => !known.has(words.at(-1)!) && !knownUnaccented.has(words.at(-1)!)),
+    'a Latin accented, Cyrillic or Greek word': share((words) => words.some((word) => ACCENTED.test(word) && !CJK.test(word))),
+    'an accented word typed without accents': share((words) => words.some((word) => !known.has(word) && knownUnaccented.has(word))),
+    'Chinese or Japanese': share((words) => words.some((word) => CJK.test(word))),
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import type { RunningServer } from '../../web/e2e/server.ts';
 import { writeNetscapeFile } from '../bookmarks/generate-bookmarks.ts';
-import { writeCalibreJson } from '../books/generate-catalogue.ts';
+import { calibreJsonFile } from '../books/generate-catalogue.ts';
 
 const OUT = path.resolve(import.meta.dirname, '../out');
 const PASSWORD = 'benchmark password';
@@ -54,7 +54,7 @@ export async function signInAgain(server: RunningServer, users: BenchUser[]): Pr
 const bearer = (user: BenchUser) => ({ authorization: `Bearer ${user.token}` });
 
 export async function loadCatalogue(server: RunningServer, admin: BenchUser, books: number) {
-  const file = await generated(`calibre-${books}.json`, (to) => writeCalibreJson(to, books));
+  const file = await calibreJsonFile(OUT, books);
   const form = new FormData();
   form.append('name', 'replace');
   form.append('file', await fs.openAsBlob(file), path.basename(file));

@@ -186,7 +186,7 @@ function markdown(report: Report) {
     '',
     `${report.books} books; ${report.users} users with ${report.bookmarksPerUser} bookmarks each (imported as a browser bookmarks file, so indexed) and ${report.tasksPerUser} tasks each. ${report.connections} connections for ${report.secondsPerRun} s per run, each request from the next user in turn. The mix takes book search, bookmark list, bookmark search and task list in turn; then the mix without book search; then each alone, once the word index holds the catalogue. Book searches are never repeated; bookmark searches are each a user's first ask of them; list pages repeat. The load average is the machine's after each run (1, 5, 15 min); where others load the machine, the CPU time a request costs the server and its PostgreSQL backends varies less than the rate.`,
     '',
-    'DESIGN §6: PostgreSQL under the mix ≥ ½ of SQLite\'s req/s on the same machine, p99 ≤ 250 ms.',
+    'docs/budgets.md: PostgreSQL under the mix ≥ ½ of SQLite\'s req/s on the same machine, p99 ≤ 250 ms.',
     '',
     '| database | run | req/s | p50 (ms) | p99 (ms) | errors | CPU ms per request: server | PostgreSQL | load average |',
     '|---|---|---:|---:|---:|---:|---:|---:|---|',

@@ -241,7 +241,7 @@ function markdown({ machine: m, notices, page }: Report): string {
 
 Machine: ${m.cores} × ${m.cpu}, ${m.memoryGb} GiB, ${m.platform}, Node ${m.node}; ${m.date}. The SMTP server, the load generator and the server share the machine (and its two cores with other work).
 
-## Notices (DESIGN §6: ${NOTICES.toLocaleString('en')} due notices delivered to a local SMTP server in ≤ 60 s, none twice, none lost across a kill -9)
+## Notices (docs/budgets.md: ${NOTICES.toLocaleString('en')} due notices delivered to a local SMTP server in ≤ 60 s, none twice, none lost across a kill -9)
 
 ${NOTICES.toLocaleString('en')} tasks due at once (written into the SQLite file, then the scheduler woken by one API call); time from that call to the last mail accepted by an in-process \`smtp-server\`. Median of ${notices.runs.length} rounds.
 
@@ -254,7 +254,7 @@ ${notices.runs.map((run, i) => `| round ${i + 1} | ${run.seconds} | ${run.receiv
 
 A mail "sent twice" across the kill is one the SMTP server had accepted in the instant before the kill, before the server could mark it sent: SMTP's own at-least-once. It goes again with the same \`Message-ID\`, so mail clients show it once.
 
-## Task page, ${page.tasks.toLocaleString('en')} tasks of one user, SQLite (DESIGN §6: p50 ≤ 3 ms)
+## Task page, ${page.tasks.toLocaleString('en')} tasks of one user, SQLite (docs/budgets.md: p50 ≤ 3 ms)
 
 \`GET /schedule?pageSize=${PAGE_SIZE}\`, medians of ${ROUNDS} rounds of ${LOAD_SECONDS} s at each number of connections; one request in five asks for the first page, the others send a cursor to a random place in the list. Reply ${page.replyBytes} bytes.
 

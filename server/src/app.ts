@@ -2,18 +2,21 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { adminRoutes } from './admin/admin.routes.ts';
+import { accountRoutes } from './auth/account.routes.ts';
 import { apiTokensRoutes } from './auth/api-tokens.routes.ts';
 import { appPasswordsRoutes } from './auth/app-passwords.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { calendarTokensRoutes } from './auth/calendar-tokens.routes.ts';
-import { decorateRequestsWithPrincipal } from './auth/authenticate.ts';
+import { decorateRequestsWithPrincipal, guardRoutes } from './auth/authenticate.ts';
 import { identitiesRoutes } from './auth/oidc/identities.routes.ts';
 import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
 import { sessionsRoutes } from './auth/sessions.routes.ts';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
+import { bookSearchPreferencesRoutes } from './books/book-search-preferences.routes.ts';
 import { booksRoutes } from './books/books.routes.ts';
 import { catalogueLoadsRoutes } from './books/catalogue-loads.routes.ts';
 import { libraryRoutes } from './books/library/library.routes.ts';
+import { sendToDeviceRoutes } from './books/send-to-device.routes.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { frameworkErrorReply, installErrorHandler } from './errors.ts';
@@ -27,11 +30,13 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { endSlowBodies } from './http/slow-bodies.ts';
 import { registerWebClient } from './http/web-client.ts';
 import { opdsRoutes } from './opds/opds.routes.ts';
+import { kosyncRoutes } from './reading/kosync.routes.ts';
+import { readingRoutes } from './reading/reading.routes.ts';
 import { createServices, type ServicesOptions } from './services.ts';
 import type { Storage } from './storage/database.ts';
+import { shelvesRoutes } from './shelves/shelves.routes.ts';
 import { calendarFeedRoutes } from './tasks/calendar.routes.ts';
 import { tasksRoutes } from './tasks/tasks.routes.ts';
-import { accountRoutes } from './users/account.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 
 export type AppOptions = {
@@ -44,6 +49,7 @@ export type AppOptions = {
   startSearchWorkers?: boolean;
   wordIndex?: ServicesOptions['wordIndex'];
   onNoticeRun?: ServicesOptions['onNoticeRun'];
+  passwordCost?: ServicesOptions['passwordCost'];
   /** Shorter time limits, for tests that watch them act; the connection cap comes from the config. */
   httpLimits?: Partial<HttpLimits>;
 };
@@ -62,6 +68,7 @@ export async function buildApp({
   wordIndex = 'background',
   onNoticeRun,
   httpLimits,
+  passwordCost,
 }: AppOptions) {
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, maxConnections: config.maxConnections, ...httpLimits };
   const app = Fastify({
@@ -81,7 +88,7 @@ export async function buildApp({
   stripControlCharactersAtTheEdge(app);
 
   registerSecurityHeaders(app);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { publicUrl: config.publicUrl });
   await app.register(cookie);
   decorateRequestsWithPrincipal(app);
 
@@ -93,6 +100,7 @@ export async function buildApp({
     eagerSearchWorkers: startSearchWorkers,
     wordIndex,
     onNoticeRun,
+    passwordCost,
   });
   app.addHook('onReady', async () => {
     for (const job of services.jobs) job.start();
@@ -113,7 +121,7 @@ export async function buildApp({
     });
     await api.register(oidcRoutes, { oidc: services.oidc, linkIntents: services.linkIntents, config });
     await api.register(async (signedIn) => {
-      signedIn.addHook('onRequest', authenticator.requireUser);
+      guardRoutes(signedIn, authenticator.requireUser);
       await signedIn.register(usersRoutes, { users: services.users });
       await signedIn.register(sessionsRoutes, { auth: services.auth });
       await signedIn.register(accountRoutes, {
@@ -132,11 +140,15 @@ export async function buildApp({
       await signedIn.register(appPasswordsRoutes, { appPasswords: services.appPasswords });
       await signedIn.register(calendarTokensRoutes, { calendarTokens: services.calendarTokens, publicUrl: config.publicUrl });
       await signedIn.register(apiTokensRoutes, { apiTokens: services.apiTokens });
+      await signedIn.register(bookSearchPreferencesRoutes, { preferences: services.bookSearchPreferences });
+      await signedIn.register(shelvesRoutes, { shelves: services.shelves });
+      await signedIn.register(sendToDeviceRoutes, { devices: services.eReaderDevices, sendToDevice: services.sendToDevice });
+      await signedIn.register(readingRoutes, { reading: services.reading });
     });
     // A personal API token is good here and nowhere else: a leaked script token reaches the owner's
     // bookmarks and tasks, never the account, its sessions or its tokens.
     await api.register(async (owners) => {
-      owners.addHook('onRequest', authenticator.requireUserOrApiToken);
+      guardRoutes(owners, authenticator.requireUserOrApiToken);
       await owners.register(bookmarksRoutes, { bookmarks: services.bookmarks, previews: services.linkPreviews });
       await owners.register(tasksRoutes, { tasks: services.tasks });
     });
@@ -151,15 +163,22 @@ export async function buildApp({
       requireAdmin: authenticator.requireAdmin('administer accounts'),
       publicUrl: config.publicUrl,
     });
-    await api.register(booksRoutes, { books: services.books, files: services.libraryFiles, authenticator, maxUploadMb: config.maxUploadMb });
+    await api.register(booksRoutes, {
+      books: services.books,
+      files: services.libraryFiles,
+      authenticator,
+      maxUploadMb: config.maxUploadMb,
+      progressOf: services.reading.percentages,
+    });
     await api.register(libraryRoutes, {
       books: services.books,
       files: services.libraryFiles,
       thumbnails: services.coverThumbnails,
       authenticator,
     });
-    await api.register(opdsRoutes, { books: services.books, authenticator, clock: services.clock, publicUrl: config.publicUrl });
+    await api.register(opdsRoutes, { books: services.books, shelves: services.shelves, files: services.libraryFiles, authenticator, clock: services.clock, publicUrl: config.publicUrl });
     await api.register(catalogueLoadsRoutes, { loads: services.catalogueLoads, authenticator });
+    await api.register(kosyncRoutes, { koreader: services.koreader, authenticator });
   });
   await registerWebClient(app, { distDir: webDist, isApiPath: apiPaths.has });
   return app;

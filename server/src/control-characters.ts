@@ -5,7 +5,7 @@ import { AppError } from './errors.ts';
 const STRIPPED = /[\u0000-\u0008\u000b-\u001f]/g;
 
 /**
- * Text without the C0 control characters but tab and newline (DESIGN §7): PostgreSQL refuses
+ * Text without the C0 control characters but tab and newline (docs/behaviour/bad-input-and-limits.md): PostgreSQL refuses
  * U+0000 in text where SQLite keeps it, so both databases store the same only if neither sees
  * one. A carriage return goes too, which turns a pasted CRLF into the newline the fields keep.
  */
@@ -48,7 +48,7 @@ function isPlainObject(value: object): boolean {
   return prototype === null || prototype === Object.prototype || Object.getPrototypeOf(prototype) === null;
 }
 
-/** Strips what every route reads before its schema sees it: the one edge of DESIGN §7's rule. */
+/** Strips what every route reads before its schema sees it: the one edge of the rule in docs/behaviour/bad-input-and-limits.md. */
 export function stripControlCharactersAtTheEdge(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
     if (request.body !== undefined) request.body = stripDeep(request.body);

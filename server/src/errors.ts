@@ -20,6 +20,11 @@ export class AppError extends Error {
 
 export const notFound = (what: string) => new AppError(404, `${what} not found`);
 
+export function tooMany(what: string, msBeforeNext: number): AppError {
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new AppError(429, `Too many ${what}; try again in ${seconds} seconds`, { 'retry-after': String(seconds) });
+}
+
 /** Turns every error into `{statusCode, error, message}`; 5xx details stay in the log. */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -45,7 +50,7 @@ export function installErrorHandler(app: FastifyInstance) {
       message = error.message;
     }
     // A refusal the code chose (busy, a provider down) is told by its message; its stack says
-    // nothing more, and a flood of them wrote 72 KB of stacks in 0.2 s to a log that may block.
+    // nothing more, and a flood of them wrote more stacks than a pipe holds to a log that may block.
     if (statusCode >= 500 && error instanceof AppError) request.log.warn({ statusCode, message }, 'request refused');
     else if (statusCode >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
     return reply.status(statusCode).send({ ...details, statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message });

@@ -1,15 +1,9 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrate, openStorage } from './storage/database.ts';
-import { collectWhenIdle } from './idle-collection.ts';
-import { lowerThreadpoolPriority } from './threadpool-priority.ts';
 import { checkpointInBackground } from './storage/wal-checkpoints.ts';
-import { letWorkersSizeTheirYoungGeneration } from './worker-heaps.ts';
 
 async function main() {
-  letWorkersSizeTheirYoungGeneration();
-  collectWhenIdle();
-  await lowerThreadpoolPriority();
   const config = loadConfig();
   const storage = await openStorage({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrate(storage);

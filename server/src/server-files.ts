@@ -2,9 +2,9 @@ import path from 'node:path';
 
 /**
  * Where the server runs from: its TypeScript sources in server/src (tests, `npm run dev`), or the
- * JavaScript built from them into dist/server/src (`npm start`, `npm run build:server`), which
- * Node loads without stripping types, work that costs every thread of the server 12–17 MB
- * (docs/decisions.md, "The server built to JavaScript").
+ * JavaScript built from them into dist/server/src (`npm start`, `npm run build`), which
+ * Node loads without stripping types, work every thread of the server would otherwise repeat
+ * (docs/runtime.md).
  */
 const EXTENSION = path.extname(import.meta.filename);
 

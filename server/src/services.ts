@@ -7,6 +7,7 @@ import { createApiTokensStore } from './auth/api-tokens.store.ts';
 import { createAppPasswords } from './auth/app-passwords.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createBasicAuth } from './auth/basic-auth.ts';
+import { createSyncKeyAuth } from './auth/sync-key-auth.ts';
 import { createAuthService } from './auth/auth.service.ts';
 import { createCalendarTokens } from './auth/calendar-tokens.ts';
 import { createLocalDisabledAccounts, createPostgresDisabledAccounts } from './auth/disabled-accounts.ts';
@@ -24,28 +25,37 @@ import { createLoginLimiter } from './auth/login-limiter.ts';
 import { createRefreshTokens } from './auth/refresh-tokens.ts';
 import { sessionPruningJob } from './auth/session-pruning.ts';
 import { createLocalSessionRevocations, createPostgresSessionRevocations } from './auth/session-revocations.ts';
+import { createSessionsStore } from './auth/sessions.store.ts';
 import { loadSigningKey } from './auth/signing-key.ts';
 import { createAccessTokens } from './auth/tokens.ts';
+import { createBookmarkImportsStore } from './bookmarks/bookmark-imports.store.ts';
 import { createPostgresBookmarkIndex } from './bookmarks/bookmarks.search.postgres.ts';
 import { createSqliteBookmarkIndex } from './bookmarks/bookmarks.search.sqlite.ts';
+import { IMPORT_BATCH } from './bookmarks/bookmark-file-import.ts';
 import { createBookmarksService } from './bookmarks/bookmarks.service.ts';
 import { createBookmarksStore } from './bookmarks/bookmarks.store.ts';
 import { createLinkPreviews } from './bookmarks/preview/link-previews.ts';
+import { createBookSearchPreferencesStore } from './books/book-search-preferences.store.ts';
 import { createBooksService } from './books/books.service.ts';
+import { createEReaderDevicesStore } from './books/e-reader-devices.store.ts';
+import { createSendToDevice } from './books/send-to-device.ts';
 import { createLocalLoadSharing, createPostgresLoadSharing } from './books/catalogue-load-sharing.ts';
 import { createCatalogueLoads } from './books/catalogue-loads.ts';
-import { createPostgresCatalogue } from './books/books.search.postgres.ts';
-import { createSqliteCatalogue } from './books/books.search.sqlite.ts';
-import type { Catalogue } from './books/books.search.ts';
-import { indexSourceOf } from './books/word-index/index-sources.ts';
-import { withWordIndex } from './books/word-index/word-indexed-catalogue.ts';
+import { createPostgresCatalogue } from './books/catalogue.postgres.ts';
+import { createSqliteCatalogue } from './books/catalogue.sqlite.ts';
+import { type CatalogueStore, searchedCatalogue } from './books/books.search.ts';
+import { createBookSearch } from './books/search-index/book-search.ts';
+import { indexSourceOf } from './books/search-index/index-sources.ts';
 import { createCoverThumbnails } from './books/library/covers.ts';
 import { createLibraryFiles } from './books/library/library.files.ts';
 import { createLibraryWatcher } from './books/library/library.watcher.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
+import type { Job } from './job.ts';
 import { createMailer } from './mail/mailer.ts';
 import type { Storage } from './storage/database.ts';
+import { createShelvesService } from './shelves/shelves.service.ts';
+import { createShelvesStore } from './shelves/shelves.store.ts';
 import { createNoticeScheduler } from './tasks/notice-scheduler.ts';
 import { createNoticesStore } from './tasks/notices.store.ts';
 import { createTasksService } from './tasks/tasks.service.ts';
@@ -54,36 +64,54 @@ import { createAccountsService } from './users/accounts.service.ts';
 import { createLocalUserEvents, createPostgresUserEvents } from './users/user-events.ts';
 import { createUsersService } from './users/users.service.ts';
 import { createUsersStore } from './users/users.store.ts';
+import { reindexBookmarks } from './bookmarks/bookmarks.reindex.ts';
+import { reindexCatalogue } from './books/books.reindex.ts';
+import { rebuildStale } from './storage/stale-derived-data.ts';
+import { createDocumentIds } from './reading/document-ids.ts';
+import { createKoreaderService } from './reading/koreader.service.ts';
+import { createKoreaderStore } from './reading/koreader.store.ts';
+import { createPositionsStore } from './reading/positions.store.ts';
+import { createReadingService } from './reading/reading.service.ts';
+import type { PasswordCost } from './auth/passwords.ts';
 
-/** Work that runs in the background while the server is up: started when it is ready, stopped when it closes. */
-export type Job = { name: string; start(): void; stop(): Promise<void> };
+/** The book search's index, kept in `DATA_DIR` so that a restart reads it rather than building it (docs/book-search.md). */
+export const BOOK_SEARCH_INDEX_FILE = 'book-search.index';
 
 export type ServicesOptions = {
   config: Config;
   storage: Storage;
   clock?: Clock;
   log: Logger;
-  /** Build the book search's word index now (a server), or at the first search (tests and commands, which rarely search). */
+  /** Read or build the book search's index now (a server), or at the first search (tests and commands, which rarely search). */
   eagerSearchWorkers?: boolean;
   /**
-   * How searches use the word index: answered by the database's own engine while it is built
-   * (a server), waiting for it (the tests, so that every search runs on it), or not at all (tests
-   * of the database's own engines).
+   * How searches use the book search's index while it is built: refused until the first exists,
+   * then answered by the one before (a server), or waiting for the current one (the tests, so that
+   * every search answers for the catalogue they loaded).
    */
-  wordIndex?: 'background' | 'wait' | 'off';
+  wordIndex?: 'background' | 'wait';
   /** Told of each run of the notice scheduler as it starts (the tests wait for runs with it). */
   onNoticeRun?: (run: Promise<void>) => void;
+  /** New passwords' scrypt cost: the tests' is lower (the same code, a smaller N), the server's OWASP's. */
+  passwordCost?: PasswordCost;
 };
 
 /** What differs between the databases; `storage.dialect` alone decides it. */
-async function databaseParts({ storage, log, eagerSearchWorkers = false, wordIndex = 'background', clock = systemClock }: ServicesOptions) {
-  const indexed = (catalogue: Catalogue) =>
-    wordIndex === 'off' ? catalogue : withWordIndex(catalogue, { source: indexSourceOf(storage), eager: eagerSearchWorkers, waitForIndex: wordIndex === 'wait' });
+async function databaseParts({ config, storage, log, eagerSearchWorkers = false, wordIndex = 'background', clock = systemClock }: ServicesOptions) {
+  const indexed = (catalogue: CatalogueStore) =>
+    searchedCatalogue(
+      catalogue,
+      createBookSearch({
+        source: indexSourceOf(storage),
+        file: path.join(config.dataDir, BOOK_SEARCH_INDEX_FILE),
+        eager: eagerSearchWorkers,
+        waitForIndex: wordIndex === 'wait',
+      }),
+    );
   if (storage.dialect === 'sqlite') {
     return {
       revocations: await createLocalSessionRevocations(storage.db, clock),
       disabledAccounts: await createLocalDisabledAccounts(storage.db),
-      // The database's own engine answers only while the word index is built: its workers start when asked.
       catalogue: indexed(createSqliteCatalogue(storage.db, storage.sqliteFile)),
       bookmarkIndex: createSqliteBookmarkIndex(storage.db),
       events: createLocalUserEvents(),
@@ -93,7 +121,7 @@ async function databaseParts({ storage, log, eagerSearchWorkers = false, wordInd
     };
   }
   return {
-    catalogue: indexed(createPostgresCatalogue(storage.db)),
+    catalogue: indexed(createPostgresCatalogue(storage.db, storage.postgres)),
     bookmarkIndex: createPostgresBookmarkIndex(storage.db),
     events: await createPostgresUserEvents(storage.db, storage.postgres, log),
     loadSharing: await createPostgresLoadSharing(storage.db, storage.postgres, log, randomUUID()),
@@ -103,19 +131,29 @@ async function databaseParts({ storage, log, eagerSearchWorkers = false, wordInd
   };
 }
 
+/** What a migration marked stale (storage/stale-derived-data.ts), worked out again by the feature that owns it. */
+export async function workOutStaleData({ db, dialect }: Pick<Storage, 'db' | 'dialect'>) {
+  return rebuildStale(db, {
+    'books.identifier_key': () => reindexCatalogue(db, dialect),
+    'bookmarks.words': () => reindexBookmarks(db, dialect),
+  });
+}
+
 /**
  * Every service of the application, built once from the configuration and the open storage: the
  * HTTP app (app.ts) serves them, and a command line can use them without it. `close()` stops the
  * jobs and lets go of what the services hold; the storage stays open for its owner to close.
  */
 export async function createServices(options: ServicesOptions) {
-  const { config, storage, clock = systemClock, log, onNoticeRun } = options;
+  const { config, storage, clock = systemClock, log, onNoticeRun, passwordCost } = options;
   const { db } = storage;
+  // Before anything reads it.
+  await workOutStaleData(storage);
   const { catalogue, bookmarkIndex, events, revocations, disabledAccounts, noticeLocks, loadSharing } = await databaseParts(options);
 
   const signingKey = await loadSigningKey(db, config.jwtSecret);
   const tokens = createAccessTokens(signingKey, clock);
-  const hashing = createHashingQueue();
+  const hashing = createHashingQueue(passwordCost);
   // Failed sign-ins, counted per server instance in memory: at the sign-in form, at a password
   // change and in HTTP Basic alike.
   const logins = createLoginLimiter();
@@ -125,6 +163,8 @@ export async function createServices(options: ServicesOptions) {
     clock,
     allowSignup: config.allowSignup,
     adminEmails: config.adminEmails,
+    // Ends every sign-in of the user; the caller tells every instance, so that each token stops at its next request.
+    endSessionsOf: (q, userId) => createSessionsStore(q).revokeFamiliesOf(userId, {}, clock.now()),
     revocations,
     disabled: disabledAccounts,
     events,
@@ -192,14 +232,36 @@ export async function createServices(options: ServicesOptions) {
     onScheduleChange: noticeScheduler.poke,
   });
   const calendarTokens = createCalendarTokens(db, clock);
-  const bookmarks = createBookmarksService({ store: createBookmarksStore(db), index: bookmarkIndex, clock });
+  const bookmarks = createBookmarksService({
+    store: createBookmarksStore(db, storage.dialect),
+    index: bookmarkIndex,
+    imports: createBookmarkImportsStore(db),
+    clock,
+    importBatch: IMPORT_BATCH[storage.dialect],
+  });
   const linkPreviews = createLinkPreviews({ allowPrivate: config.previewAllowPrivate });
   const apiTokens = createApiTokensService({ store: createApiTokensStore(db), clock });
   const tmpDir = path.join(config.dataDir, 'tmp');
   const catalogueLoads = createCatalogueLoads({ clock, sharing: loadSharing });
   const books = createBooksService({ catalogue, tmpDir, loads: catalogueLoads, filesServed: config.calibreLibrary !== undefined });
   const libraryFiles = createLibraryFiles(config.calibreLibrary ?? null);
+  const eReaderDevices = createEReaderDevicesStore(db, clock);
+  const sendToDevice = createSendToDevice({
+    devices: eReaderDevices,
+    books,
+    files: libraryFiles,
+    mailer,
+    delivery: config.smtpUrl ? 'sent' : 'outbox',
+  });
   const coverThumbnails = createCoverThumbnails({ cacheDir: path.join(config.dataDir, 'covers'), log });
+  const positions = createPositionsStore(db);
+  const reading = createReadingService({ positions, books, clock });
+  const koreader = createKoreaderService({
+    documents: createKoreaderStore(db),
+    positions,
+    documentIds: createDocumentIds({ db, books, files: libraryFiles }),
+    clock,
+  });
   const library = config.calibreLibrary ? createLibraryWatcher({ folder: config.calibreLibrary, books, loads: catalogueLoads, tmpDir, clock, log }) : null;
 
   const jobs: Job[] = [
@@ -216,6 +278,8 @@ export async function createServices(options: ServicesOptions) {
       booksKey: config.booksApiKey,
       calendarTokens,
       basicAuth: createBasicAuth({ db, appPasswords, hashing, logins }),
+      syncKeyAuth: createSyncKeyAuth({ appPasswords, logins }),
+      administrators: accounts,
     }),
     clock,
     calendarTokens,
@@ -235,14 +299,21 @@ export async function createServices(options: ServicesOptions) {
     bookmarks,
     linkPreviews,
     books,
+    bookSearchPreferences: createBookSearchPreferencesStore(db, clock),
+    shelves: createShelvesService({ store: createShelvesStore(db), books, clock, filesServed: config.calibreLibrary !== undefined }),
+    reading,
+    koreader,
     /** The catalogue itself, for the state of its search index (health). */
-    catalogue: { indexStatus: () => catalogue.indexStatus?.() },
+    catalogue: { indexStatus: () => catalogue.indexStatus() },
     catalogueLoads,
     /** The Calibre library folder's watcher, when `CALIBRE_LIBRARY` is set. */
     library,
     /** The books' files and covers in the library folder; none without `CALIBRE_LIBRARY`. */
     libraryFiles,
     coverThumbnails,
+    /** The user's e-reader addresses, and books mailed to them. */
+    eReaderDevices,
+    sendToDevice,
     jobs,
     async close(): Promise<void> {
       for (const job of jobs) await job.stop();

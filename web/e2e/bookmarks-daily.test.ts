@@ -56,7 +56,7 @@ describe('bookmarks in daily use, end to end', () => {
   beforeEach(async () => {
     context = await browser.newContext({ baseURL: server.baseUrl, timezoneId: 'Europe/Berlin' });
     page = await context.newPage();
-    // The index check of a bookmark not indexed, and of a deleted one, is a 404 (spec §7).
+    // The index check of a bookmark not indexed, and of a deleted one, is a 404 (docs/behaviour/bookmarks.md).
     problems = (await watchForErrors(page, [/status of 404/])).problems;
     return async () => {
       await context.close();
@@ -103,7 +103,12 @@ describe('bookmarks in daily use, end to end', () => {
       'Recipe 3',
       'Recipe 1',
     ]);
+    // Tagged, the selection is done with: a later "Delete selected" cannot take them by surprise.
+    await page.getByText('0 selected').waitFor();
+    expect(await page.getByRole('button', { name: 'Delete selected' }).isDisabled()).toBe(true);
 
+    await page.getByLabel('Select Recipe 3').check();
+    await page.getByLabel('Select Recipe 1').check();
     await page.getByRole('button', { name: 'Delete selected' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete 2 bookmarks?' });
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -145,7 +150,8 @@ describe('bookmarks in daily use, end to end', () => {
     await signIn(page, { email, password: PASSWORD });
     await page.goto('/book');
     await page.getByRole('button', { name: 'Bookmarks' }).click();
-    await page.getByRole('link', { name: 'Tags' }).click();
+    // The books page has a Tags link of its own (Browse); this is the Bookmarks menu's.
+    await page.getByLabel('Bookmarks').getByRole('link', { name: 'Tags' }).click();
     await page.waitForURL(/\/bookmark\/tags$/);
     const rows = page.locator('.tag-count');
     await expect.poll(() => rows.allInnerTexts()).toEqual(['Reading\n3', 'travel\n2', 'cooking\n1']);

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogueBook } from '../../contract/books.ts';
 import { launchBrowser } from './browser.ts';
-import { createAccount, type PageWatch, signIn, watchForErrors } from './helpers.ts';
+import { createAccount, type PageWatch, resetBookSearchSettings, signIn, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const ADMIN = { displayName: 'Ada Lovelace', email: 'ada@example.org', password: 'analytical engine' };
@@ -101,6 +101,8 @@ describe('the books page in daily use, end to end', () => {
   let seen: PageWatch;
 
   beforeEach(async () => {
+    // The settings are the account's, on the server: each test starts from the defaults.
+    await resetBookSearchSettings(server.baseUrl, ADMIN);
     context = await browser.newContext({ baseURL: server.baseUrl, timezoneId: 'Europe/Berlin' });
     page = await context.newPage();
     seen = await watchForErrors(page, [/status of 401/]);

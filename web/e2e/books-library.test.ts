@@ -39,7 +39,7 @@ async function search(page: Page, text: string) {
   await page.getByRole('button', { name: 'Search', exact: true }).click();
 }
 
-describe('what Calibre has beyond the spec’s book, end to end', () => {
+describe('what Calibre has beyond the book’s first fields, end to end', () => {
   let context: BrowserContext;
   let page: Page;
   let seen: PageWatch;

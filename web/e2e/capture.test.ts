@@ -32,7 +32,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-/** The index check of a bookmark not yet indexed is a 404 (spec §7). */
+/** The index check of a bookmark not yet indexed is a 404 (docs/behaviour/bookmarks.md). */
 const EXPECTED_ERRORS = [/status of 404/];
 
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });

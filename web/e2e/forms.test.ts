@@ -117,14 +117,14 @@ describe('forms and messages, end to end', () => {
     await page.locator('#nav-task-list').click();
     await page.locator('section#task-list').waitFor();
     expect(await operationError(page).count()).toBe(0);
-    await page.getByText('Found 1 active tasks').waitFor();
+    await page.getByText('Found 1 active task', { exact: true }).waitFor();
     expect(await operationError(page).count()).toBe(0);
     held = false;
     await page.goBack();
     await page.getByRole('heading', { name: 'Water the big ferns' }).waitFor();
     expect(await operationError(page).count()).toBe(0);
 
-    // Refused once more, and saved with the state (spec §3), then reloaded: gone.
+    // Refused once more, and saved with the state (docs/behaviour/screens.md), then reloaded: gone.
     await refusedByServer('2030-03-16T00:00:00Z', '2030-03-17T09:00');
     await expect.poll(() => page.evaluate(() => localStorage.getItem('organiser.state')), { timeout: 5000 }).toContain('Due time must not be after the end time');
     held = true;
@@ -143,9 +143,9 @@ describe('forms and messages, end to end', () => {
     expect(await operationError(page).count()).toBe(0);
     expect(await page.getByRole('alert').count()).toBe(1);
 
-    // A link the user already has: the server's 409, told in words, prefixed with the time (spec §8).
+    // A link the user already has: the server's 409, told in words, prefixed with the time (docs/behaviour/bad-input-and-limits.md).
     await page.goto(`/bookmark/${second.id}`);
-    await page.locator('#bookmark-link').click();
+    await page.locator('#bookmark-link-edit').click();
     await page.locator('#bookmark-link-input').fill(first.link);
     await page.locator('#bookmark-link-input').press('Enter');
     await operationError(page).getByText(/^\[\d{1,2}:\d{2}:\d{2}.*\] You already have a bookmark for this link$/).waitFor();
@@ -153,7 +153,7 @@ describe('forms and messages, end to end', () => {
     await page.locator('#nav-bookmarks').click();
     await page.locator('#nav-bookmark-create').click();
     await page.waitForURL((url) => url.pathname === '/bookmark/create');
-    await page.getByLabel('Title').waitFor();
+    await page.getByLabel('Title', { exact: true }).waitFor();
     expect(await operationError(page).count()).toBe(0);
     await page.goto('/bookmark');
     await page.getByText('Found 2 Bookmarks').waitFor();
@@ -204,12 +204,12 @@ describe('forms and messages, end to end', () => {
 
     // The bookmark's required title, its link, and the search's date range.
     await page.goto(`/bookmark/${first.id}`);
-    await page.locator('#bookmark-title').click();
+    await page.locator('#bookmark-title-edit').click();
     await page.locator('#bookmark-title-input').fill('');
     await page.locator('#bookmark-title-input').press('Enter');
     await page.getByText('Title is required', { exact: true }).waitFor();
     await page.locator('#bookmark-title-input').press('Escape');
-    await page.locator('#bookmark-link').click();
+    await page.locator('#bookmark-link-edit').click();
     await page.locator('#bookmark-link-input').fill('mosses.example.org');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Link must be a web address starting with http:// or https://', { exact: true }).waitFor();
@@ -284,13 +284,13 @@ describe('forms and messages, end to end', () => {
     });
 
     await page.goto(`/bookmark/${first.id}`);
-    await page.locator('#bookmark-title').click();
+    await page.locator('#bookmark-title-edit').click();
     expect(await focused()).toBe('bookmark-title-input');
     await page.keyboard.press('Control+A');
     await page.keyboard.type('Not this');
     await page.keyboard.press('Escape');
     expect(await page.locator('#bookmark-title').innerText()).toBe('Ferns');
-    await page.locator('#bookmark-title').click();
+    await page.locator('#bookmark-title-edit').click();
     await page.locator('#bookmark-title-input').fill('Royal ferns');
     await page.locator('#bookmark-title-input').press('Enter');
     await page.locator('#bookmark-title').getByText('Royal ferns').waitFor();

@@ -58,7 +58,7 @@ describe('foundation, end to end', () => {
     await page.getByText(`Welcome ${ADMIN.name}`).waitFor();
     await page.waitForURL('**/task');
     // The first account administers, so it has the administration's link too.
-    expect(await navLinks(page)).toEqual(['Books', 'Tasks', 'Bookmarks', 'Profile', 'Administration', 'Log Out']);
+    expect(await navLinks(page)).toEqual(['Books', 'Shelves', 'Tasks', 'Bookmarks', 'Profile', 'Administration', 'Log Out']);
     expect(await page.locator('.app-navbar').evaluate((bar) => [...bar.classList])).toEqual(
       expect.arrayContaining(['bg-light', 'navbar-expand-lg']),
     );

@@ -81,6 +81,23 @@ export async function createAccount(baseUrl: string, account: Credentials & { di
   return idToken;
 }
 
+/**
+ * Puts an account's book search settings back to the specification's defaults: they are kept on
+ * the server (issue 37), so a browser context of its own no longer starts afresh. Signs in through
+ * the API for a token.
+ */
+export async function resetBookSearchSettings(baseUrl: string, { email, password }: Credentials): Promise<void> {
+  const login = await fetch(`${baseUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) return;
+  const { idToken } = (await login.json()) as { idToken: string };
+  const defaults = { fields: ['title'], size: 10, format: '', comment: false, sort: 'updated', view: 'list' };
+  expect((await apiAs(baseUrl, idToken)('/api/books/search-settings', 'PUT', defaults)).status).toBe(200);
+}
+
 /** Calls made outside the browser with an account's bearer token, JSON in and out. */
 export function apiAs(baseUrl: string, idToken: string) {
   return (path: string, method = 'GET', body?: unknown) =>

@@ -113,6 +113,34 @@ describe('changing the password, end to end', () => {
       await second.context.close();
     }
   });
+
+  it('ends every API token, app password and the calendar address too when its box is ticked', async () => {
+    const account = await newAccount();
+    const { token } = (await (await account.api('/api/users/me/tokens', 'POST', { name: 'script', scope: 'write' })).json()) as { token: string };
+    const { password } = (await (await account.api('/api/users/me/app-passwords', 'POST', { name: 'e-reader' })).json()) as { password: string };
+    const eReader = { authorization: `Basic ${Buffer.from(`${account.email}:${password}`).toString('base64')}` };
+    expect((await fetch(`${server.baseUrl}/bookmarks/`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await fetch(`${server.baseUrl}/opds`, { headers: eReader })).status).toBe(200);
+
+    const first = await signedInBrowser(account);
+    try {
+      await first.page.goto('/profile');
+      const form = first.page.getByRole('form', { name: 'Change password' });
+      await form.getByLabel('Current password').fill(PASSWORD);
+      await form.getByLabel('New password').fill('a brand new passphrase');
+      await form.getByLabel('Also end every API token, app password and the calendar subscription').check();
+      await form.getByRole('button', { name: 'Change password' }).click();
+      await expect
+        .poll(() => form.getByRole('alert').innerText())
+        .toBe('Password changed; 1 other session was signed out. API tokens, app passwords and the calendar address were ended.');
+      expect(await form.getByLabel('Also end every API token, app password and the calendar subscription').isChecked()).toBe(false);
+      expect((await fetch(`${server.baseUrl}/bookmarks/`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+      expect((await fetch(`${server.baseUrl}/opds`, { headers: eReader })).status).toBe(401);
+      expect(first.problems).toEqual([]);
+    } finally {
+      await first.context.close();
+    }
+  });
 });
 
 describe('deleting one’s account, end to end', () => {

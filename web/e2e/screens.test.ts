@@ -20,6 +20,7 @@ let server: RunningServer;
 let browser: Browser;
 let bookmarkId: number;
 let taskId: string;
+let shelfId: string;
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
@@ -33,7 +34,7 @@ beforeAll(async () => {
   const loaded = await fetch(`${server.baseUrl}/api/books/index`, { method: 'POST', headers: { authorization: `Bearer ${idToken}` }, body: upload });
   expect(loaded.status).toBe(200);
   const samples = [
-    { title: 'A garden in every season: planting notes for a small plot', link: 'https://garden.example.org/seasons', tags: 'garden, planning', note: 'Read the part on autumn bulbs.' },
+    { title: 'A garden in every season: planting notes for a small plot', link: 'https://garden.example.org/seasons', tags: 'garden, planning', note: 'Read the part on autumn bulbs.\nThen the spring list.\nOrder seeds in January.\nCheck the frost dates.' },
     { title: 'Composting', link: 'https://compost.example.org/', tags: 'garden' },
     { title: 'https://a-very-long-host-name-without-spaces.example.org/and/a/long/path/that/goes/on', link: 'https://a-very-long-host-name-without-spaces.example.org/and/a/long/path/that/goes/on', tags: '' },
   ];
@@ -42,8 +43,23 @@ beforeAll(async () => {
     expect((await api('/api/bookmarks/', 'POST', bookmark)).status).toBe(200);
     bookmarkId = bookmark.id;
   }
-  const task = await api('/schedule', 'POST', { name: 'Water the garden', first_schedule_time: '2030-03-06T09:00:00Z' });
+  const task = await api('/schedule', 'POST', {
+    name: 'Water the garden',
+    first_schedule_time: '2030-03-06T09:00:00Z',
+    notice_hours: [9, 17],
+    comment: 'Start with the roses.\nThen the beds by the fence.',
+  });
   taskId = ((await task.json()) as { id: string }).id;
+  expect((await api('/schedule', 'POST', { name: 'Pay the electricity bill', first_schedule_time: '2020-01-06T09:00:00Z', schedule_type: 'm' })).status).toBe(200);
+  const once = await api('/schedule', 'POST', { name: 'Renew the passport', first_schedule_time: '2030-04-01T08:00:00Z', schedule_type: 'o' });
+  const onceId = ((await once.json()) as { id: string }).id;
+  expect((await api(`/schedule/${onceId}`, 'PUT', { type: 'complete' })).status).toBe(200);
+  const shelf = (await (await api('/api/shelves', 'POST', { name: 'Books to lend to the neighbours' })).json()) as { id: string };
+  shelfId = shelf.id;
+  const shelved = await fetch(`${server.baseUrl}/api/shelves/${shelfId}/books/1`, { method: 'PUT', headers: { authorization: `Bearer ${idToken}` } });
+  expect(shelved.status).toBe(200);
+  // The administration page shows its table of pending invitations with one.
+  expect((await api('/api/admin/invitations', 'POST', { email: 'a.long.name.of.a.household.member@example.org' })).status).toBe(200);
 });
 afterAll(async () => {
   await browser?.close();
@@ -88,6 +104,16 @@ const SCREENS: Screen[] = [
   },
   { name: 'book', path: () => '/book/1', title: 'Book — Organiser', ready: (page) => heading(page, 'Les Misérables') },
   { name: 'tasks', path: () => '/task', title: 'Tasks — Organiser', ready: (page) => page.getByRole('link', { name: /Water the garden/ }).waitFor() },
+  {
+    name: 'tasks-done',
+    path: () => '/task',
+    title: 'Tasks — Organiser',
+    ready: (page) => page.getByRole('link', { name: /Water the garden/ }).waitFor(),
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Done', exact: true }).click();
+      await heading(page, 'Found 1 done task');
+    },
+  },
   { name: 'task-create', path: () => '/task/create', title: 'New task — Organiser', ready: (page) => heading(page, 'New task') },
   { name: 'task', path: () => `/task/${taskId}`, title: 'Task — Organiser', ready: (page) => heading(page, 'Water the garden') },
   { name: 'bookmarks', path: () => '/bookmark', title: 'Bookmarks — Organiser', ready: (page) => page.getByText('Found 3 Bookmarks').waitFor() },
@@ -101,6 +127,14 @@ const SCREENS: Screen[] = [
       await page.getByRole('searchbox', { name: 'Key words' }).fill('garden');
       await page.getByRole('button', { name: 'Search', exact: true }).click();
       await page.getByText('Found 2 Bookmarks').waitFor();
+      // A facet picked shows as a chip under the box.
+      await page.getByRole('button', { name: 'Advanced Search Configuration' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('tag_groups').click();
+      await dialog.getByRole('option', { name: 'planning (1)' }).click();
+      await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      await page.getByText('Found 1 Bookmarks').waitFor();
     },
   },
   {
@@ -119,6 +153,18 @@ const SCREENS: Screen[] = [
     path: () => `/bookmark/${bookmarkId}`,
     title: 'Bookmark — Organiser',
     ready: (page) => heading(page, /a-very-long-host-name/),
+  },
+  { name: 'shelves', path: () => '/shelf', title: 'Shelves — Organiser', ready: (page) => page.getByRole('link', { name: 'Books to lend to the neighbours' }).waitFor() },
+  { name: 'shelf', path: () => `/shelf/${shelfId}`, title: 'Shelf — Organiser', ready: (page) => page.locator('article.book-card').first().waitFor() },
+  {
+    name: 'book-shelf-menu',
+    path: () => `/shelf/${shelfId}`,
+    title: 'Shelf — Organiser',
+    ready: (page) => page.locator('article.book-card').first().waitFor(),
+    act: async (page) => {
+      await page.getByRole('button', { name: /^Shelves of / }).first().click();
+      await page.locator('.shelf-menu').getByLabel('Books to lend to the neighbours').waitFor();
+    },
   },
   { name: 'profile', path: () => '/profile', title: 'Profile — Organiser', ready: (page) => page.locator('.timezone__single-value').waitFor() },
   { name: 'admin', path: () => '/admin', title: 'Administration — Organiser', ready: (page) => page.locator('tr[data-email]').first().waitFor() },

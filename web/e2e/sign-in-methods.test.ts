@@ -77,7 +77,7 @@ describe('the profile’s sign-in methods, end to end', () => {
       other.getByRole('button', { name: 'Sign in with Keycloak' }).click(),
     ]);
     await answerInPopup(otherPopup, 'ada');
-    // The name follows the provider at every sign-in (spec §3); the user id says which account it is.
+    // The name follows the provider at every sign-in (docs/behaviour/accounts-and-sign-in.md); the user id says which account it is.
     await other.getByText('Welcome Ada at the provider').waitFor();
     await other.getByRole('link', { name: 'Profile' }).click();
     expect(await other.locator('#profile-uid').innerText()).toBe(await page.locator('#profile-uid').innerText());

@@ -90,14 +90,19 @@ describe('tasks, end to end', () => {
     await shows(page, 'schedule_end_time', '2030-03-20 18:00 EDT');
     await page.locator('#task-schedule_type').click();
     expect(await page.locator('#task-schedule_type-input option').allInnerTexts()).toEqual([
-      'Yearly', 'Quarterly', 'Monthly', 'Bi-Weekly', 'Weekly', 'Daily',
+      'Does not repeat', 'Yearly', 'Quarterly', 'Monthly', 'Bi-Weekly', 'Weekly', 'Daily',
     ]);
     await page.locator('#task-schedule_type-input').selectOption('w');
     await field(page, 'schedule_type').getByRole('button', { name: 'Save' }).click();
     await shows(page, 'schedule_type', 'Weekly');
     await editField(page, 'schedule_time', (input) => input.fill('2030-03-10T09:00'));
     await shows(page, 'schedule_time', '2030-03-10 09:00 EDT');
+    // Snoozed before the notice rules change, which leave it where it was put.
+    await editField(page, 'next_notice_time', (input) => input.fill('2030-03-10T12:30'));
+    await shows(page, 'next_notice_time', '2030-03-10 12:30 EDT');
 
+    // With no recipient of its own, a task's notices go to its owner.
+    await shows(page, 'emails', `${email} (your address)`);
     await editField(page, 'emails', async (input) => {
       for (const address of ['', 'ann@example.org', 'bob@example.org']) {
         await input.fill(address);
@@ -114,6 +119,12 @@ describe('tasks, end to end', () => {
       expect((await field(page, 'notice_hours').locator('li').allInnerTexts()).map((item) => item.trim())).toEqual(['17', '9']);
     });
     await shows(page, 'notice_hours', '9, 17');
+    expect(await page.locator('#task-notice-hours-note').innerText()).toBe('If not done, remind me again at 9:00 and 17:00');
+    await page.locator('#task-notice_in_workday').click();
+    await page.locator('#task-notice_in_workday-input').selectOption('yes');
+    await field(page, 'notice-in-workday').getByRole('button', { name: 'Save' }).click();
+    await shows(page, 'notice_in_workday', 'yes');
+    expect(await page.locator('#task-notice-hours-note').innerText()).toBe('If not done, remind me again at 9:00 and 17:00, on workdays');
 
     // An hour out of range is refused with the reason before anything is sent, and the editor stays open.
     await editField(page, 'notice_hours', async (input) => {
@@ -124,13 +135,11 @@ describe('tasks, end to end', () => {
     await field(page, 'notice_hours').getByRole('button', { name: 'Cancel' }).click();
     const operationError = page.locator('#task-operation-error');
 
-    await editField(page, 'comment', (input) => input.fill('The ferns by the window'));
-    await shows(page, 'comment', 'The ferns by the window');
-    // Snoozed last: a change to the notice rules recomputes the next notice.
-    await editField(page, 'next_notice_time', (input) => input.fill('2030-03-10T12:30'));
+    await editField(page, 'comment', (input) => input.fill('The ferns\nby the window'));
+    await shows(page, 'comment', 'The ferns\nby the window');
     await shows(page, 'next_notice_time', '2030-03-10 12:30 EDT');
     expect(await operationError.count()).toBe(0);
-    for (const [label, text] of [['overdue-notice', 'yes'], ['notice-in-workday', 'no'], ['first-schedule-time', '2030-03-06 09:00 EST']]) {
+    for (const [label, text] of [['overdue-notice', 'yes'], ['first-schedule-time', '2030-03-06 09:00 EST']]) {
       expect(await field(page, label!).innerText()).toBe(text);
     }
 
@@ -143,7 +152,8 @@ describe('tasks, end to end', () => {
       next_notice_time: '2030-03-10T16:30:00.000Z',
       emails: ['ann@example.org', 'bob@example.org'],
       notice_hours: [9, 17],
-      comment: 'The ferns by the window',
+      notice_in_workday: true,
+      comment: 'The ferns\nby the window',
     });
 
     // Weekly from March 10: the 17th, then the 24th would pass the end on the 20th.
@@ -185,6 +195,53 @@ describe('tasks, end to end', () => {
     await signIn(page, { email, password: PASSWORD });
     await page.goto('/task');
     await page.getByRole('heading', { name: 'No task found' }).waitFor();
+    await page.getByRole('link', { name: 'New task' }).click();
+    await page.waitForURL(/\/task\/create$/);
+  });
+
+  it('creates a one-off task, ticks it done from the list, and shows it under Done with a repeating task\'s occurrence', async () => {
+    const { email, api } = await newAccount();
+    expect((await api('/schedule', 'POST', { name: 'Pay the bills', first_schedule_time: '2020-01-06T14:00:00Z' })).status).toBe(200);
+    await signIn(page, { email, password: PASSWORD });
+    await page.goto('/task');
+    await page.getByRole('heading', { name: 'Found 1 active task', exact: true }).waitFor();
+    const overdue = page.locator('.task-item', { hasText: 'Pay the bills' }).locator('.task-overdue');
+    expect(await overdue.innerText()).toMatch(/^Due time: 2020-01-06 09:00 EST \(overdue\)$/);
+    expect(await overdue.evaluate((element) => getComputedStyle(element).color)).toBe('rgb(220, 53, 69)');
+
+    await page.getByRole('link', { name: 'New task' }).click();
+    await page.getByPlaceholder('Task name').fill('Renew the passport');
+    await page.getByLabel('First due').fill('2030-04-01T10:00');
+    // Daily unless another is chosen, as the create call's own default.
+    expect(await page.getByLabel('Repeats').inputValue()).toBe('d');
+    await page.getByLabel('Repeats').selectOption({ label: 'Does not repeat' });
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/task\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { name: 'Renew the passport' }).waitFor();
+    expect(await field(page, 'schedule_type').innerText()).toBe('Does not repeat');
+    expect(await field(page, 'schedule_end_time').count()).toBe(0);
+
+    await page.goto('/task');
+    await page.getByRole('heading', { name: 'Found 2 active tasks' }).waitFor();
+    await page.getByRole('checkbox', { name: 'Complete Renew the passport' }).click();
+    await page.getByRole('heading', { name: 'Found 1 active task', exact: true }).waitFor();
+    // A repeating task ticked moves on to its next occurrence, which is not overdue.
+    await page.getByRole('checkbox', { name: 'Complete Pay the bills' }).click();
+    await expect.poll(() => page.locator('.task-overdue').count()).toBe(0);
+    expect(await page.locator('.task-item .fw-semibold').allInnerTexts()).toEqual(['Pay the bills']);
+
+    await page.getByRole('button', { name: 'Done', exact: true }).click();
+    await page.getByRole('heading', { name: 'Found 2 done tasks' }).waitFor();
+    const entries = page.locator('.task-done-item');
+    expect((await entries.allInnerTexts()).map((text) => [text.split('\n')[0], text.split('\n')[2]])).toEqual([
+      ['Pay the bills', 'Due time: 2020-01-06 09:00 EST'],
+      ['Renew the passport', 'Due time: 2030-04-01 10:00 EDT'],
+    ]);
+    await entries.nth(1).click();
+    await page.getByRole('heading', { name: 'Renew the passport' }).waitFor();
+    expect(await field(page, 'is-active').innerText()).toBe('no');
+    // The history comes in its own request after the task: wait for it rather than count at once.
+    await expect.poll(() => page.locator('#task-history .task-completion').count()).toBe(1);
   });
 
   it('keeps each Complete in the task\'s history, finds a finished task under Done, and deletes it after asking', async () => {
@@ -209,15 +266,17 @@ describe('tasks, end to end', () => {
     expect((await rows.allInnerTexts()).map((row) => row.split('\t')[1])).toEqual(['2030-03-11 18:00 EDT', '2030-03-04 18:00 EST']);
 
     await page.goto('/task');
-    await page.getByRole('heading', { name: 'Found 1 active tasks' }).waitFor();
+    await page.getByRole('heading', { name: 'Found 1 active task', exact: true }).waitFor();
     expect(await page.locator('.task-item .fw-semibold').allInnerTexts()).toEqual(['Still going']);
+    // Done lists each occurrence completed, the latest first.
     await page.getByRole('button', { name: 'Done', exact: true }).click();
-    await page.getByRole('heading', { name: 'Found 1 done tasks' }).waitFor();
-    expect(await page.locator('.task-item .fw-semibold').allInnerTexts()).toEqual(['Pottery coursedone']);
+    await page.getByRole('heading', { name: 'Found 2 done tasks' }).waitFor();
+    expect(await page.locator('.task-item .fw-semibold').allInnerTexts()).toEqual(['Pottery course', 'Pottery course']);
     await page.getByRole('button', { name: 'All', exact: true }).click();
     await page.getByRole('heading', { name: 'Found 2 tasks' }).waitFor();
+    expect(await page.locator('.task-item .fw-semibold').allInnerTexts()).toEqual(['Still going', 'Pottery coursedone']);
     await page.getByRole('button', { name: 'Done', exact: true }).click();
-    await page.getByRole('heading', { name: 'Found 1 done tasks' }).waitFor();
+    await page.getByRole('heading', { name: 'Found 2 done tasks' }).waitFor();
 
     await page.locator('.task-item').first().click();
     await page.getByRole('heading', { name: 'Pottery course' }).waitFor();

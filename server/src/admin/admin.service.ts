@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { AdminUser, Invitation, UpdateUserBody } from '../../../contract/admin.ts';
+import type { AdminUser, Invitation, PendingInvitation, UpdateUserBody } from '../../../contract/admin.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import { createIdentitiesStore } from '../auth/oidc/identities.store.ts';
 import type { Clock } from '../clock.ts';
@@ -61,15 +61,6 @@ export function createAdminService({ db, clock, accounts, auth, mailer, provider
   }
 
   return {
-    /**
-     * The token's `admin` claim lets the caller in; this asks the database, so that an administrator
-     * unmade (or disabled) a minute ago can no longer administer with a token issued before.
-     */
-    async assertAdmin(actorId: string): Promise<void> {
-      const actor = await users.findById(actorId);
-      if (!actor || actor.disabled_at !== null || !accounts.isAdmin(actor)) throw new AppError(403, 'Only administrators may administer accounts');
-    },
-
     listUsers: listAll,
 
     /** A sign-up link for one e-mail; mailed when mail is set up, to be copied in any case. */
@@ -89,6 +80,23 @@ export function createAdminService({ db, clock, accounts, auth, mailer, provider
         }
       }
       return { url, mailed, expiresAt: new Date(expiresAt).toISOString() };
+    },
+
+    /** The invitations not yet used nor expired: who, sent when and by whom, until when. */
+    async pendingInvitations(): Promise<PendingInvitation[]> {
+      const rows = await invitations.pending(clock.now());
+      return rows.map((row) => ({
+        id: row.token_hash,
+        email: row.email,
+        invitedBy: row.display_name,
+        createdAt: new Date(Number(row.created_at)).toISOString(),
+        expiresAt: new Date(Number(row.expires_at)).toISOString(),
+      }));
+    },
+
+    /** Takes back an invitation still good; an unknown, used or expired one is a 404. */
+    async revokeInvitation(id: string): Promise<void> {
+      if (!(await invitations.revoke(id, clock.now()))) throw notFound('Invitation');
     },
 
     /** Applies any of the three changes, in the order admin, disabled, password; the account as it is then. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AdminUser, AdminUsers, Invitation } from '../../../contract/admin.ts';
+import { AdminUser, AdminUsers, Invitation, PendingInvitations } from '../../../contract/admin.ts';
 import { AuthReply } from '../../../contract/auth.ts';
 import { CalendarSubscription } from '../../../contract/calendar.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
@@ -84,8 +84,10 @@ describe.each(testDialects)('administration on %s', (dialect) => {
       await call(bob.idToken, 'POST', '/api/admin/invitations', { email: 'x@example.org' }),
       await update(admin.user.uid, { admin: false }, bob.idToken),
       await call(bob.idToken, 'DELETE', `/api/admin/users/${admin.user.uid}`),
+      await call(bob.idToken, 'GET', '/api/admin/invitations'),
+      await call(bob.idToken, 'DELETE', `/api/admin/invitations/${'a'.repeat(64)}`),
     ];
-    expect(calls.map((response) => response.statusCode)).toEqual([403, 403, 403, 403]);
+    expect(calls.map((response) => response.statusCode)).toEqual([403, 403, 403, 403, 403, 403]);
     expect((await listUsers()).find((user) => user.uid === admin.user.uid)?.admin).toBe(true);
   });
 
@@ -183,6 +185,22 @@ describe.each(testDialects)('administration on %s', (dialect) => {
         if (status === 200) await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it.runIf(dialect === 'postgres')('stops an unmade administrator on another instance at once, whatever the call', async () => {
+    const other = await buildTestApp(database, { clock: t.clock });
+    try {
+      const bob = await registerUser(t.app, { password: PASSWORD });
+      expect((await update(bob.user.uid, { admin: true })).statusCode).toBe(200);
+      const bobAsAdmin = AuthReply.parse((await login(bob.user.email, PASSWORD)).json()).idToken;
+      const cancelElsewhere = () => other.app.inject({ method: 'DELETE', url: '/api/books/index/no-such-load', headers: bearer(bobAsAdmin) });
+      expect((await cancelElsewhere()).statusCode).toBe(404);
+      expect((await update(bob.user.uid, { admin: false })).statusCode).toBe(200);
+      expect((await cancelElsewhere()).statusCode).toBe(403);
+      expect((await other.app.inject({ url: '/api/admin/users', headers: bearer(bobAsAdmin) })).statusCode).toBe(403);
     } finally {
       await other.close();
     }
@@ -303,6 +321,85 @@ describe.each(testDialects)('administration on %s', (dialect) => {
       const forged = 'A'.repeat(43);
       expect((await register({ email: 'gus@example.org', password: PASSWORD, displayName: 'Gus', invitation: forged })).statusCode).toBe(400);
       expect((await listUsers()).length).toBe(1);
+    });
+
+    const pending = async (token = admin.idToken) => {
+      const response = await call(token, 'GET', '/api/admin/invitations');
+      expect(response.statusCode, response.body).toBe(200);
+      return PendingInvitations.parse(response.json());
+    };
+
+    it('lists the pending ones, newest first: for whom, by whom, sent when, until when', async () => {
+      // The clock moves past the access token's life: Ada signs in again after each move.
+      const later = async (ms: number) => {
+        t.clock.advance(ms);
+        admin = { ...admin, idToken: AuthReply.parse((await login('admin@example.org', PASSWORD)).json()).idToken };
+      };
+      const sentAt = t.clock.now();
+      await invite('ivy@example.org');
+      await later(DAY);
+      await invite('jon@example.org');
+      await later(60_000);
+      const used = await invite('kim@example.org');
+      expect((await register({ email: 'kim@example.org', password: PASSWORD, displayName: 'Kim', invitation: tokenOf(used) })).statusCode).toBe(200);
+
+      const list = await pending();
+      expect(list.map((invitation) => invitation.email)).toEqual(['jon@example.org', 'ivy@example.org']);
+      expect(list[1]).toEqual({
+        id: expect.stringMatching(/^[0-9a-f]{64}$/),
+        email: 'ivy@example.org',
+        invitedBy: 'Ada',
+        createdAt: new Date(sentAt).toISOString(),
+        expiresAt: new Date(sentAt + 7 * DAY).toISOString(),
+      });
+
+      // The first one sent expires first, and leaves the list when it does.
+      await later(6 * DAY);
+      expect((await pending()).map((invitation) => invitation.email)).toEqual(['jon@example.org']);
+    });
+
+    it('revokes one: its link then answers as an unknown one, and the others stay', async () => {
+      const revoked = tokenOf(await invite('mia@example.org'));
+      const kept = tokenOf(await invite('ned@example.org'));
+      const id = (await pending()).find((invitation) => invitation.email === 'mia@example.org')!.id;
+
+      const response = await call(admin.idToken, 'DELETE', `/api/admin/invitations/${id}`);
+      expect(response.statusCode, response.body).toBe(204);
+      expect((await pending()).map((invitation) => invitation.email)).toEqual(['ned@example.org']);
+      const unknown = await t.app.inject({ url: `/auth/invitations/${'B'.repeat(43)}` });
+      const gone = await t.app.inject({ url: `/auth/invitations/${revoked}` });
+      expect([gone.statusCode, gone.json()]).toEqual([unknown.statusCode, unknown.json()]);
+      expect(gone.statusCode).toBe(404);
+      const refused = await register({ email: 'mia@example.org', password: PASSWORD, displayName: 'Mia', invitation: revoked });
+      expect(refusal(refused)).toEqual({ status: 400, message: 'invitation: this invitation has been used or has expired; ask for a new one' });
+      expect((await t.app.inject({ url: `/auth/invitations/${kept}` })).json()).toEqual({ email: 'ned@example.org' });
+
+      // Revoked twice, unknown, used or of bad shape: a 404 or 400, and nothing changes.
+      const ned = (await pending())[0]!;
+      expect((await register({ email: 'ned@example.org', password: PASSWORD, displayName: 'Ned', invitation: kept })).statusCode).toBe(200);
+      const refusals = [
+        await call(admin.idToken, 'DELETE', `/api/admin/invitations/${id}`),
+        await call(admin.idToken, 'DELETE', `/api/admin/invitations/${'0'.repeat(64)}`),
+        await call(admin.idToken, 'DELETE', `/api/admin/invitations/${ned.id}`),
+      ].map(refusal);
+      expect(refusals).toEqual(Array(3).fill({ status: 404, message: 'Invitation not found' }));
+      expect((await listUsers()).map((user) => user.email)).toEqual(['admin@example.org', 'ned@example.org']);
+    });
+
+    it('is revoked only by an administrator as the account is now, not as its token says', async () => {
+      await invite('oli@example.org');
+      const [only] = await pending();
+      // Sign-up is closed here: Bob joins through an invitation and is then made administrator.
+      const bobInvitation = tokenOf(await invite('bob@example.org'));
+      const bobJoined = AuthReply.parse((await register({ email: 'bob@example.org', password: PASSWORD, displayName: 'Bob', invitation: bobInvitation })).json());
+      expect((await update(bobJoined.user.uid, { admin: true })).statusCode).toBe(200);
+      const bobAsAdmin = AuthReply.parse((await login('bob@example.org', PASSWORD)).json()).idToken;
+      expect((await update(bobJoined.user.uid, { admin: false })).statusCode).toBe(200);
+
+      // Bob's token still says administrator; his account no longer does.
+      expect((await call(bobAsAdmin, 'DELETE', `/api/admin/invitations/${only!.id}`)).statusCode).toBe(403);
+      expect((await call(bobAsAdmin, 'GET', '/api/admin/invitations')).statusCode).toBe(403);
+      expect((await pending()).map((invitation) => invitation.email)).toEqual(['oli@example.org']);
     });
 
     it('is mailed when SMTP is set', async () => {

@@ -11,7 +11,6 @@ import type { ApiTokensService } from './api-tokens.service.ts';
  */
 export const apiTokensRoutes: FastifyPluginAsync<{ apiTokens: ApiTokensService }> = async (app, { apiTokens }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const security = [{ bearer: [] }];
   const tags = ['users'];
 
   routes.post(
@@ -21,7 +20,6 @@ export const apiTokensRoutes: FastifyPluginAsync<{ apiTokens: ApiTokensService }
         tags,
         summary:
           'Create a personal API token for scripts and browser extensions (scope "read": GET calls and searches; "write": every bookmark and task call); the reply holds the token, shown this once',
-        security,
         body: CreateApiTokenBody,
         response: { 200: CreatedApiToken, 400: ErrorReply, 401: ErrorReply, 409: ErrorReply },
       },
@@ -35,7 +33,6 @@ export const apiTokensRoutes: FastifyPluginAsync<{ apiTokens: ApiTokensService }
       schema: {
         tags,
         summary: 'The user’s API tokens (never the tokens themselves): name, scope, created and last used, to the minute',
-        security,
         response: { 200: ApiTokens, 401: ErrorReply },
       },
     },
@@ -48,7 +45,6 @@ export const apiTokensRoutes: FastifyPluginAsync<{ apiTokens: ApiTokensService }
       schema: {
         tags,
         summary: 'Revoke a token: it is refused from the next request on (another user’s token is a 404)',
-        security,
         params: ApiTokenParams,
         response: { 204: z.null(), 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
       },

@@ -8,7 +8,6 @@ import type { AppPasswords as AppPasswordsStore } from './app-passwords.ts';
 /** The signed-in user's app passwords, for e-readers that sign in to /opds with HTTP Basic; registered behind requireUser. */
 export const appPasswordsRoutes: FastifyPluginAsync<{ appPasswords: AppPasswordsStore }> = async (app, { appPasswords }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const security = [{ bearer: [] }];
 
   routes.get(
     '/api/users/me/app-passwords',
@@ -16,7 +15,6 @@ export const appPasswordsRoutes: FastifyPluginAsync<{ appPasswords: AppPasswords
       schema: {
         tags: ['users'],
         summary: 'The user\'s app passwords: name, when made and last used (never the password)',
-        security,
         response: { 200: AppPasswords, 401: ErrorReply },
       },
     },
@@ -29,7 +27,6 @@ export const appPasswordsRoutes: FastifyPluginAsync<{ appPasswords: AppPasswords
       schema: {
         tags: ['users'],
         summary: 'A new named app password for an e-reader (HTTP Basic: e-mail and this password); shown this once',
-        security,
         body: AppPasswordBody,
         response: { 200: NewAppPassword, 400: ErrorReply, 401: ErrorReply },
       },
@@ -43,7 +40,6 @@ export const appPasswordsRoutes: FastifyPluginAsync<{ appPasswords: AppPasswords
       schema: {
         tags: ['users'],
         summary: 'Revoke an app password: it is refused from the next request on (another user\'s is a 404)',
-        security,
         params: AppPasswordParams,
         response: { 204: z.null(), 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
       },

@@ -81,6 +81,24 @@ describe.each(testDialects)('app passwords on %s', (dialect) => {
     expect((await opds({ authorization: 'Basic not base64 at all!' })).statusCode).toBe(401);
   });
 
+  it('refuses a user name or password holding a control character on every Basic route, before any query', async () => {
+    const book = '00000000-0000-4000-8000-000000000000';
+    const credentials = [
+      { authorization: 'Basic ADoA' },
+      basic(`${owner.user.email}\u0000`, 'whatever'),
+      basic(`\u0001${owner.user.email}`, 'whatever'),
+      basic(owner.user.email, 'pass\u0000word'),
+    ];
+    for (const headers of credentials) {
+      for (const url of ['/opds', `/api/books/${book}/cover`, `/api/books/${book}/file/epub`]) {
+        const response = await t.app.inject({ url, headers, remoteAddress: '10.0.0.50' });
+        expect(response.statusCode, `${url} ${response.body}`).toBe(401);
+        expect(response.headers['www-authenticate']).toMatch(/^Basic realm="Organiser"/);
+        expect(ErrorReply.parse(response.json()).message).toBe('Wrong e-mail or password');
+      }
+    }
+  });
+
   it('is refused from the request after it is revoked; revoked twice or by another user it is a 404', async () => {
     const made = await create(owner.idToken, 'Thorium');
     expect((await opds(basic(owner.user.email, made.password))).statusCode).toBe(200);

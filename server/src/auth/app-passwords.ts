@@ -31,6 +31,20 @@ function normalised(password: string): string | null {
 
 const hashOf = (plain: string) => createHash('sha256').update(plain).digest('hex');
 
+const md5Of = (text: string) => createHash('md5').update(text).digest('hex');
+
+/**
+ * KOReader's sync sends the MD5 of the password as typed (`x-auth-key`), so grouping and case can
+ * no longer be forgiven after the fact: the hashes of the MD5s of the four ways it may be typed
+ * (as shown or run together, in lower or upper case) are kept, and one of them must match. The
+ * MD5 of 130 random bits is as unguessable as the password, and only a hash of it is stored.
+ */
+function syncKeysOf(shown: string): string {
+  const plain = shown.replace(/-/g, '');
+  const typings = [shown, plain, shown.toUpperCase(), plain.toUpperCase()];
+  return JSON.stringify(typings.map((typed) => hashOf(md5Of(typed))));
+}
+
 const iso = (time: number | null) => (time === null ? null : new Date(time).toISOString());
 
 /** Each user's named passwords for e-readers: made (shown once), listed with their last use, revoked at once. */
@@ -41,7 +55,15 @@ export function createAppPasswords(db: Kysely<Database>, clock: Clock) {
       const id = randomUUID();
       await db
         .insertInto('app_passwords')
-        .values({ id, user_id: userId, name, password_hash: hashOf(normalised(password)!), created_at: clock.now(), last_used_at: null })
+        .values({
+          id,
+          user_id: userId,
+          name,
+          password_hash: hashOf(normalised(password)!),
+          created_at: clock.now(),
+          last_used_at: null,
+          sync_keys: syncKeysOf(password),
+        })
         .execute();
       return { id, name, password };
     },
@@ -79,6 +101,29 @@ export function createAppPasswords(db: Kysely<Database>, clock: Clock) {
         await db.updateTable('app_passwords').set({ last_used_at: now }).where('id', '=', row.id).execute();
       }
       return true;
+    },
+
+    /**
+     * The account whose e-mail is `email` and whether `key` (KOReader's MD5 of what was typed, in
+     * hex) is that of one of its app passwords, in one query; a match records its use. A user
+     * holds a few app passwords: they are compared here. Undefined when no account has the e-mail.
+     */
+    async syncKeyOwner(email: string, key: string): Promise<{ userId: string; disabled: boolean; matches: boolean } | undefined> {
+      const rows = await db
+        .selectFrom('users')
+        .leftJoin('app_passwords', (join) => join.onRef('app_passwords.user_id', '=', 'users.id').on('app_passwords.sync_keys', 'is not', null))
+        .select(['users.id as user_id', 'users.disabled_at', 'app_passwords.id', 'app_passwords.last_used_at', 'app_passwords.sync_keys'])
+        .where('users.email', '=', email)
+        .execute();
+      const [first] = rows;
+      if (!first) return undefined;
+      const wanted = /^[0-9a-f]{32}$/i.test(key) ? hashOf(key.toLowerCase()) : null;
+      const row = rows.find((candidate) => wanted !== null && candidate.sync_keys !== null && (JSON.parse(candidate.sync_keys) as string[]).includes(wanted));
+      const now = clock.now();
+      if (row?.id && (row.last_used_at === null || now - row.last_used_at >= LAST_USED_PRECISION_MS)) {
+        await db.updateTable('app_passwords').set({ last_used_at: now }).where('id', '=', row.id).execute();
+      }
+      return { userId: first.user_id, disabled: first.disabled_at !== null, matches: row !== undefined };
     },
   };
 }

@@ -87,8 +87,8 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accou
         response: { 200: AuthReply, ...errors },
       },
       // A flood of sign-ups is refused before each body is parsed, checked and counted: refused
-      // after, each cost the event loop ~1 ms, and 20 clients sending again at once kept
-      // /api/health waiting past 100 ms in the flood's first turns.
+      // after, each refusal cost the event loop that work, and clients sending again at once kept
+      // /api/health waiting in the flood's first turns.
       onRequest: async () => auth.assertRoomToRegister(),
     },
     async (request, reply) => {
@@ -191,13 +191,15 @@ export const authRoutes: FastifyPluginAsync<Options> = async (app, { auth, accou
     {
       schema: {
         tags: ['auth'],
-        summary: "A new password through a reset link's token: the link works once, and every session of the account ends",
+        summary:
+          "A new password through a reset link's token: the link works once, and every session of the account ends; with endOtherCredentials, every API token, app password and the calendar address too",
         body: PasswordResetConfirmBody,
         response: { 204: z.null(), 400: ErrorReply, 404: ErrorReply, 503: ErrorReply },
       },
     },
     async (request, reply) => {
-      await resets().confirm(request.body.token, request.body.password);
+      const { token, password, endOtherCredentials } = request.body;
+      await resets().confirm(token, password, { endOtherCredentials: endOtherCredentials === true });
       return reply.status(204).send(null);
     },
   );

@@ -8,6 +8,7 @@ import type { Database } from '../storage/schema.ts';
 import type { AccountsService } from '../users/accounts.service.ts';
 import { createUsersStore, type UserRow } from '../users/users.store.ts';
 import type { HashingQueue } from './hashing-queue.ts';
+import { deleteOtherCredentials } from './other-credentials.ts';
 import { assertUncommonPassword, loadCommonPasswords } from './password-rules.ts';
 import { decoyHashPromise } from './passwords.ts';
 import { hashRefreshToken, type RefreshTokens } from './refresh-tokens.ts';
@@ -202,15 +203,19 @@ export function createAuthService({ db, clock, tokens, refreshTokens, revocation
 
     /**
      * A new password, checked against the rules and hashed here, and every session of the user
-     * ended: a forgotten password's reset, or (`temporary`) one an administrator set, which its
-     * owner must replace at next sign-in. `first` runs in the same transaction before anything is
-     * written (a reset link is used there, so that a refused one changes nothing). How many
-     * sessions were ended.
+     * ended (with `endOtherCredentials`, its API tokens, app passwords and calendar address too):
+     * a forgotten password's reset, or (`temporary`) one an administrator set, which its owner must
+     * replace at next sign-in. `first` runs in the same transaction before anything is written (a
+     * reset link is used there, so that a refused one changes nothing). How many sessions were ended.
      */
     async replacePassword(
       userId: string,
       password: string,
-      { temporary = false, first }: { temporary?: boolean; first?: (trx: Kysely<Database>) => Promise<void> } = {},
+      {
+        temporary = false,
+        endOtherCredentials = false,
+        first,
+      }: { temporary?: boolean; endOtherCredentials?: boolean; first?: (trx: Kysely<Database>) => Promise<void> } = {},
     ): Promise<number> {
       await assertUncommonPassword(password);
       const passwordHash = await hashing.hash(password);
@@ -218,6 +223,7 @@ export function createAuthService({ db, clock, tokens, refreshTokens, revocation
       const ended = await db.transaction().execute(async (trx) => {
         await first?.(trx);
         await createUsersStore(trx).setPasswordHash(userId, passwordHash, now, { temporary });
+        if (endOtherCredentials) await deleteOtherCredentials(trx, userId);
         return createSessionsStore(trx).revokeFamiliesOf(userId, {}, now);
       });
       await endSessions(ended);
@@ -227,7 +233,8 @@ export function createAuthService({ db, clock, tokens, refreshTokens, revocation
     /**
      * Asks the current password (an account that has none, from a provider, sets its first), sets
      * the new one, and ends every other session, whose holder may be who learnt the old one; the
-     * session asking (`keep`) stays signed in. How many sessions were ended.
+     * session asking (`keep`) stays signed in. `endOtherCredentials` ends the user's API tokens, app
+     * passwords and calendar address with the password's change. How many sessions were ended.
      */
     async changePassword(userId: string, keep: string | null, body: ChangePasswordBody): Promise<number> {
       const user = await users.findById(userId);
@@ -237,8 +244,12 @@ export function createAuthService({ db, clock, tokens, refreshTokens, revocation
         if (!(await hashing.verify(body.current, user.password_hash))) throw new AppError(403, WRONG_CURRENT_PASSWORD);
       }
       await assertUncommonPassword(body.password);
-      // A temporary password, once replaced, no longer holds the user to this call.
-      await users.setPasswordHash(userId, await hashing.hash(body.password), clock.now());
+      const passwordHash = await hashing.hash(body.password);
+      await db.transaction().execute(async (trx) => {
+        // A temporary password, once replaced, no longer holds the user to this call.
+        await createUsersStore(trx).setPasswordHash(userId, passwordHash, clock.now());
+        if (body.endOtherCredentials) await deleteOtherCredentials(trx, userId);
+      });
       return this.endOtherSessions(userId, keep);
     },
 

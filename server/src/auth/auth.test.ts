@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
 import { REFRESH_REUSE_GRACE_MS } from './auth.service.ts';
+import { PASSWORD_COST } from './passwords.ts';
 import { MAX_FAILED_SIGN_INS_PER_MINUTE } from './login-limiter.ts';
 
 const REFRESH = 'organiser_refresh';
@@ -64,6 +65,9 @@ describe.each(testDialects)('auth on %s', (dialect) => {
   });
 
   it('stores the password as a salted scrypt hash, never as given', async () => {
+    // The server's own cost, not the tests' cheaper one.
+    await t.close();
+    t = await buildTestApp(database, { passwordCost: PASSWORD_COST });
     const { password } = await registerUser(t.app, { password: 'my secret passphrase' });
     const row = await t.storage.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^scrypt\$32768\$8\$3\$/);

@@ -21,6 +21,10 @@ describe('authenticate', () => {
     booksKey: BOOKS_KEY,
     calendarTokens: { ownerOf: async () => null },
     basicAuth: async () => null,
+    // KOReader's key is tested with the app (reading/koreader.test.ts), on a real database.
+    syncKeyAuth: async () => null,
+    // Whether an account administers is read from the database: admin.test.ts and books.test.ts.
+    administrators: { administers: async (id) => id === 'a1' },
   });
   let app: FastifyInstance;
   let user: string;

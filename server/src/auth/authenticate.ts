@@ -2,8 +2,11 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_TOKEN_PREFIX, type ApiTokenScope } from '../../../contract/api-tokens.ts';
 import { AppError, notFound } from '../errors.ts';
+import type { CredentialScheme, RequestCheck } from '../http/request-check.ts';
+import type { AccountsService } from '../users/accounts.service.ts';
 import type { ApiTokensService } from './api-tokens.service.ts';
 import { type BasicAuth, basicSignInRequired } from './basic-auth.ts';
+import { type SyncKeyAuth, syncUnauthorized } from './sync-key-auth.ts';
 import type { CalendarTokens } from './calendar-tokens.ts';
 import type { DisabledAccounts } from './disabled-accounts.ts';
 import type { SessionRevocations } from './session-revocations.ts';
@@ -40,23 +43,33 @@ declare module 'fastify' {
 /** The route config of a POST that only reads. */
 export const READ_ROUTE = { reads: true };
 
-/**
- * One way for a request to show who it is: null when the request does not carry it, a 401 when
- * it carries it and it is not good. App passwords will be one more.
- */
-type Credential = (request: FastifyRequest) => Promise<Principal | null>;
 
-/** An onRequest hook: it runs before the body is read, so a caller who may not ask is refused before anything is parsed. */
-export type RequestCheck = (request: FastifyRequest) => Promise<void>;
+/**
+ * One way for a request to show who it is: `identify` answers null when the request does not
+ * carry it, a 401 when it carries it and it is not good.
+ */
+type Credential = { scheme: CredentialScheme | null; identify(request: FastifyRequest): Promise<Principal | null> };
+const credential = (scheme: Credential['scheme'], identify: Credential['identify']): Credential => ({ scheme, identify });
+
+
+/** Puts `check` before every route registered in `scope` from now on, as a hook of the route itself, where the API description reads it. */
+export function guardRoutes(scope: FastifyInstance, check: RequestCheck): void {
+  scope.addHook('onRoute', (route) => {
+    route.onRequest = [check, ...[route.onRequest ?? []].flat()];
+  });
+}
 
 export type Authenticator = {
   /** A signed-in user (a bearer token of a session): account, profile and token calls, which an API token may not make. */
   requireUser: RequestCheck;
   /** A signed-in user or a personal API token (bookmark and task calls); a read-only token only on reads. */
   requireUserOrApiToken: RequestCheck;
-  /** A reader of the catalogue: a signed-in user, or a caller with the shared `X-API-Key` (DESIGN §4 Catalogue). */
+  /** A reader of the catalogue: a signed-in user, or a caller with the shared `X-API-Key` (docs/behaviour/books.md). */
   requireReader: RequestCheck;
-  /** A signed-in administrator; `action` completes "Only administrators may …". */
+  /**
+   * A signed-in user whose account administers now (read from the database: administrators' calls
+   * are few); `action` completes "Only administrators may …".
+   */
   requireAdmin(action: string): RequestCheck;
   /** A calendar token in the path (`:token`); an unknown or revoked one is a 404, as for a page that is not there. */
   requireCalendarToken: RequestCheck;
@@ -65,6 +78,11 @@ export type Authenticator = {
    * for Basic credentials. For OPDS and the cover and file calls its links lead to.
    */
   requireEReader: RequestCheck;
+  /**
+   * KOReader's progress sync: the account's e-mail in `x-auth-user` and the MD5 of one of its app
+   * passwords in `x-auth-key` (auth/sync-key-auth.ts). Its refusal is the protocol's 401.
+   */
+  requireSyncKey: RequestCheck;
 };
 
 /** Refusals of a signed-in user's request, told the same wherever the request is checked. */
@@ -83,7 +101,7 @@ type Refusals = { revocations: Pick<SessionRevocations, 'isRevoked'>; disabled: 
  * tokens named their session has none to check and lives out its 15 minutes.
  */
 function bearerToken(tokens: AccessTokens, { revocations, disabled }: Refusals): Credential {
-  return async (request) => {
+  return credential('bearer', async (request) => {
     const token = bearerOf(request);
     if (token === null) return null;
     // Where API tokens are taken, their credential has answered before this one.
@@ -95,21 +113,21 @@ function bearerToken(tokens: AccessTokens, { revocations, disabled }: Refusals):
       throw sessionEnded();
     }
     return { kind: 'user', user };
-  };
+  });
 }
 
 const bearerOf = (request: FastifyRequest): string | null => request.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? null;
 
 /** A personal API token (`Bearer org_…`), told from a session's JWT by its prefix before any lookup. */
 function apiToken(apiTokens: Pick<ApiTokensService, 'authenticate'>, disabled: Refusals['disabled']): Credential {
-  return async (request) => {
+  return credential('apiToken', async (request) => {
     const token = bearerOf(request);
     if (token === null || !token.startsWith(API_TOKEN_PREFIX)) return null;
     const bearer = await apiTokens.authenticate(token);
     if (!bearer) throw new AppError(401, 'This API token is not valid: it may have been revoked', { 'www-authenticate': 'Bearer' });
     if (disabled.isDisabled(bearer.user.uid)) throw accountDisabled();
     return { kind: 'api-token', user: bearer.user, scope: bearer.scope };
-  };
+  });
 }
 
 const isRead = (request: FastifyRequest) =>
@@ -123,11 +141,11 @@ const sameSecret = (given: string, expected: string) => {
 
 /** The key counts only without an Authorization header: a caller who sends both is judged by the token. */
 function booksApiKey(key: string | undefined): Credential {
-  return async (request) => {
+  return credential('apiKey', async (request) => {
     const given = request.headers['x-api-key'];
     if (!key || typeof given !== 'string' || request.headers.authorization) return null;
     return sameSecret(given, key) ? { kind: 'books-api-key' } : null;
-  };
+  });
 }
 
 /**
@@ -135,12 +153,12 @@ function booksApiKey(key: string | undefined): Credential {
  * A disabled account's feed is not there, as an unknown token's.
  */
 function calendarToken(tokens: Pick<CalendarTokens, 'ownerOf'>, disabled: Refusals['disabled']): Credential {
-  return async (request) => {
+  return credential(null, async (request) => {
     const { token } = request.params as { token?: unknown };
     if (typeof token !== 'string') return null;
     const userId = await tokens.ownerOf(token);
     return userId === null || disabled.isDisabled(userId) ? null : { kind: 'calendar-feed', userId };
-  };
+  });
 }
 
 /** Read from the token: the token issued once the password is changed no longer says it. */
@@ -149,17 +167,24 @@ function assertPasswordChanged(request: FastifyRequest, user: TokenUser): void {
 }
 
 function basicPassword(basicAuth: BasicAuth): Credential {
-  return async (request) => {
+  return credential('basic', async (request) => {
     const userId = await basicAuth(request);
     return userId === null ? null : { kind: 'e-reader', userId };
-  };
+  });
+}
+
+function syncKey(syncKeyAuth: SyncKeyAuth): Credential {
+  return credential('koreader', async (request) => {
+    const userId = await syncKeyAuth(request);
+    return userId === null ? null : { kind: 'e-reader', userId };
+  });
 }
 
 /** The principal of the first credential the request carries, remembered for the request's later checks. */
 async function authenticate(request: FastifyRequest, credentials: Credential[]): Promise<Principal | null> {
   if (request.principal) return request.principal;
   for (const credential of credentials) {
-    const principal = await credential(request);
+    const principal = await credential.identify(request);
     if (principal) {
       request.principal = principal;
       return principal;
@@ -168,15 +193,36 @@ async function authenticate(request: FastifyRequest, credentials: Credential[]):
   return null;
 }
 
+/** A check that judges the principal of the first of `credentials` the request carries, and names their schemes. */
+function checkOf(
+  credentials: Credential[],
+  judge: (request: FastifyRequest, principal: Principal | null) => void | Promise<void>,
+): RequestCheck {
+  const check = async (request: FastifyRequest) => judge(request, await authenticate(request, credentials));
+  return Object.assign(check, { schemes: credentials.flatMap(({ scheme }) => (scheme ? [scheme] : [])) });
+}
+
 type AuthenticatorDependencies = Refusals & {
   tokens: AccessTokens;
   apiTokens: Pick<ApiTokensService, 'authenticate'>;
   booksKey: string | undefined;
   calendarTokens: Pick<CalendarTokens, 'ownerOf'>;
   basicAuth: BasicAuth;
+  syncKeyAuth: SyncKeyAuth;
+  administrators: Pick<AccountsService, 'administers'>;
 };
 
-export function createAuthenticator({ tokens, apiTokens, revocations, disabled, booksKey, calendarTokens, basicAuth }: AuthenticatorDependencies): Authenticator {
+export function createAuthenticator({
+  tokens,
+  apiTokens,
+  revocations,
+  disabled,
+  booksKey,
+  calendarTokens,
+  basicAuth,
+  syncKeyAuth,
+  administrators,
+}: AuthenticatorDependencies): Authenticator {
   const users = [bearerToken(tokens, { revocations, disabled })];
   const owners = [apiToken(apiTokens, disabled), ...users];
   const readers = [...users, booksApiKey(booksKey)];
@@ -184,39 +230,47 @@ export function createAuthenticator({ tokens, apiTokens, revocations, disabled, 
   // E-readers follow OPDS's links to covers and files with the Basic credential they signed in with.
   const eReaders = [...readers, basicPassword(basicAuth)];
   return {
-    async requireUser(request) {
-      const principal = await authenticate(request, users);
+    requireUser: checkOf(users, (request, principal) => {
       if (principal?.kind !== 'user') throw signInRequired();
       assertPasswordChanged(request, principal.user);
-    },
-    async requireUserOrApiToken(request) {
-      const principal = await authenticate(request, owners);
+    }),
+    requireUserOrApiToken: checkOf(owners, (request, principal) => {
       if (principal?.kind !== 'user' && principal?.kind !== 'api-token') throw signInRequired();
       if (principal.kind === 'user') assertPasswordChanged(request, principal.user);
       if (principal.kind === 'api-token' && principal.scope === 'read' && !isRead(request)) {
         throw new AppError(403, 'This API token is read-only: it may only read bookmarks and tasks');
       }
-    },
-    async requireReader(request) {
-      const principal = await authenticate(request, readers);
+    }),
+    requireReader: checkOf(readers, (request, principal) => {
       if (!principal) throw signInRequired();
       if (principal.kind === 'user') assertPasswordChanged(request, principal.user);
-    },
-    requireAdmin(action) {
-      return async (request) => {
-        const principal = await authenticate(request, users);
+    }),
+    requireAdmin: (action) =>
+      checkOf(users, async (request, principal) => {
         if (!principal) throw signInRequired();
-        if (principal.kind !== 'user' || !principal.user.admin) throw new AppError(403, `Only administrators may ${action}`);
+        // The account's row, not the token's claim: a token lives 15 minutes, and an administrator
+        // unmade (or made) meanwhile is one (or not) from the change on, on every instance.
+        if (principal.kind !== 'user' || !(await administrators.administers(principal.user.uid))) {
+          throw new AppError(403, `Only administrators may ${action}`);
+        }
         assertPasswordChanged(request, principal.user);
-      };
-    },
-    async requireCalendarToken(request) {
-      if ((await authenticate(request, calendarFeeds))?.kind !== 'calendar-feed') throw notFound('Calendar');
-    },
-    async requireEReader(request) {
-      if (!(await authenticate(request, eReaders))) throw basicSignInRequired();
-    },
+      }),
+    requireCalendarToken: checkOf(calendarFeeds, (_request, principal) => {
+      if (principal?.kind !== 'calendar-feed') throw notFound('Calendar');
+    }),
+    requireEReader: checkOf(eReaders, (_request, principal) => {
+      if (!principal) throw basicSignInRequired();
+    }),
+    requireSyncKey: checkOf([syncKey(syncKeyAuth)], (_request, principal) => {
+      if (principal?.kind !== 'e-reader') throw syncUnauthorized();
+    }),
   };
+}
+
+/** The user an e-reader signed in as (HTTP Basic or KOReader's sync key), on routes behind `requireSyncKey`. */
+export function eReaderUserOf(request: FastifyRequest): string {
+  if (request.principal?.kind !== 'e-reader') throw syncUnauthorized();
+  return request.principal.userId;
 }
 
 /** The owner of the calendar feed asked for, on routes behind `requireCalendarToken`. */

@@ -21,13 +21,21 @@ const wrongCredentials = () => new AppError(401, 'Wrong e-mail or password', BAS
 const VERIFIED_ACCOUNT_PASSWORDS = 1000;
 const VERIFIED_FOR_MS = 10 * 60 * 1000;
 
-/** `Authorization: Basic base64(email:password)`; null when the request carries no Basic credential. */
+/** As passwords are refused when set (contract/auth.ts). */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/**
+ * `Authorization: Basic base64(email:password)`; null when the request carries no Basic credential.
+ * A control character in either half is refused here, before any query: no e-mail or password
+ * holds one, and PostgreSQL fails on U+0000 where SQLite finds no row.
+ */
 export function basicCredentialOf(request: FastifyRequest): { email: string; password: string } | null {
   const match = request.headers.authorization?.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i);
   if (!match?.[1]) return null;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return null;
+  if (CONTROL_CHARACTER.test(decoded)) throw wrongCredentials();
   return { email: decoded.slice(0, colon).trim().toLowerCase(), password: decoded.slice(colon + 1) };
 }
 

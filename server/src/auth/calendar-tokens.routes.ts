@@ -11,7 +11,6 @@ type Options = { calendarTokens: CalendarTokens; publicUrl: string | undefined }
 /** The signed-in user's calendar subscription (the feed itself is tasks/calendar.routes.ts); registered behind requireUser. */
 export const calendarTokensRoutes: FastifyPluginAsync<Options> = async (app, { calendarTokens, publicUrl }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const security = [{ bearer: [] }];
 
   routes.get(
     '/api/users/me/calendar',
@@ -19,7 +18,6 @@ export const calendarTokensRoutes: FastifyPluginAsync<Options> = async (app, { c
       schema: {
         tags: ['calendar'],
         summary: 'Whether the calendar subscription is on; its address is shown only when made',
-        security,
         response: { 200: CalendarStatus, 401: ErrorReply },
       },
     },
@@ -35,7 +33,6 @@ export const calendarTokensRoutes: FastifyPluginAsync<Options> = async (app, { c
       schema: {
         tags: ['calendar'],
         summary: 'Turn the calendar subscription on with a new private address (text/calendar); the one before stops working',
-        security,
         response: { 200: CalendarSubscription, 401: ErrorReply },
       },
     },
@@ -51,7 +48,6 @@ export const calendarTokensRoutes: FastifyPluginAsync<Options> = async (app, { c
       schema: {
         tags: ['calendar'],
         summary: 'Turn the calendar subscription off: its address answers 404 from now on',
-        security,
         response: { 204: z.null(), 401: ErrorReply },
       },
     },

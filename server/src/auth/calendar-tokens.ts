@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../storage/schema.ts';
-import { hashOfSecretToken as hashOf, looksLikeSecretToken as looksLikeToken, newSecretToken } from './secret-tokens.ts';
+import { hashOfSecretToken as hashOf, looksLikeSecretToken as looksLikeToken, newSecretToken } from '../secret-tokens.ts';
 
 /** Each user's private calendar subscription: one token at a time, revocable, shown only when made. */
 export function createCalendarTokens(db: Kysely<Database>, clock: Clock) {

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Logger } from '../logger.ts';
 import { listenForever } from '../storage/postgres-listener.ts';
 import type { Database } from '../storage/schema.ts';
+import type { AccountChange } from '../users/accounts.service.ts';
 
 const CHANNEL = 'organiser_account_disabled';
 
@@ -20,8 +21,6 @@ export type DisabledAccounts = {
   announce(userId: string, change: AccountChange): Promise<void>;
   close(): Promise<void>;
 };
-
-export type AccountChange = 'disabled' | 'enabled' | 'deleted';
 
 /** A change as NOTIFY carries it: one sign, then the user id. */
 const SIGNS = { disabled: '+', enabled: '-', deleted: 'x' } as const satisfies Record<AccountChange, string>;

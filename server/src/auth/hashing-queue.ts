@@ -1,6 +1,6 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import { AppError } from '../errors.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import { hashPassword, PASSWORD_COST, type PasswordCost, verifyPassword } from './passwords.ts';
 
 /**
  * scrypt runs on libuv's threadpool (4 threads), about 0.1 s of one thread a hash. New hashes
@@ -33,11 +33,12 @@ export function boundedLane({ running, waiting }: { running: number; waiting: nu
   return Object.assign(lane, { assertRoom });
 }
 
-export function createHashingQueue() {
+/** `cost`: the new hashes' scrypt parameters. */
+export function createHashingQueue(cost: PasswordCost = PASSWORD_COST) {
   const newHashes = boundedLane(HASHING_LIMITS.newHashes, 'Too many accounts are being set up right now; please try again in a few seconds');
   const signIns = boundedLane(HASHING_LIMITS.signIns, 'Too many sign-ins are under way right now; please try again in a few seconds');
   return {
-    hash: (password: string) => newHashes(() => hashPassword(password)),
+    hash: (password: string) => newHashes(() => hashPassword(password, cost)),
     /** Refuses a new hash now when its lane is full, as `hash` would. */
     assertRoomForNewHash: () => newHashes.assertRoom(),
     verify: (password: string, stored: string) => signIns(() => verifyPassword(password, stored)),

@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { AppError } from '../errors.ts';
+import { tooMany } from '../errors.ts';
 
 /**
  * Failed sign-ins counted three ways (only failures count, so nobody is held back by their own
@@ -20,11 +20,6 @@ const ignoreRefusal = (rejection: unknown) => {
   if (!(rejection instanceof RateLimiterRes)) throw rejection;
   return rejection;
 };
-
-export function tooMany(what: string, msBeforeNext: number): AppError {
-  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new AppError(429, `Too many ${what}; try again in ${seconds} seconds`, { 'retry-after': String(seconds) });
-}
 
 /** The e-mail is the one typed, known or not, so that an unknown e-mail is throttled exactly as a known one. */
 export function createLoginLimiter() {

@@ -1,6 +1,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuthReply, Providers } from '../../../contract/auth.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
+import { makeOtherCredentials } from '../test/other-credentials.ts';
 import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import { quotedPrintable, startTestSmtp, type TestSmtp } from '../test/test-smtp.ts';
 import { PASSWORD_RESETS } from './login-limiter.ts';
@@ -59,6 +60,25 @@ describe.each(testDialects)('forgotten passwords on %s', (dialect) => {
     expect(again.statusCode).toBe(400);
     expect(ErrorReply.parse(again.json()).message).toBe('token: this link has been used or has expired; ask for a new one');
     expect((await login(ann.user.email, NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('keeps API tokens, app passwords and the calendar address unless asked to end them too', async () => {
+    const ann = await registerUser(t.app, { password: PASSWORD });
+    const credentials = await makeOtherCredentials(t.app, ann);
+    const everyOne = { apiToken: true, appPassword: true, calendar: true };
+    expect(await credentials.working()).toEqual(everyOne);
+
+    expect((await confirm(await resetLink(ann.user.email))).statusCode).toBe(204);
+    expect(await credentials.working()).toEqual(everyOne);
+
+    const token = await resetLink(ann.user.email);
+    const ended = await t.app.inject({
+      method: 'POST',
+      url: '/auth/password-reset/confirm',
+      payload: { token, password: 'a third long passphrase', endOtherCredentials: true },
+    });
+    expect(ended.statusCode, ended.body).toBe(204);
+    expect(await credentials.working()).toEqual({ apiToken: false, appPassword: false, calendar: false });
   });
 
   it('gives the same answer for an address without an account, and sends nothing', async () => {

@@ -7,7 +7,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { Database } from '../storage/schema.ts';
 import { createUsersStore } from '../users/users.store.ts';
 import type { AuthService } from './auth.service.ts';
-import { hashOfSecretToken, looksLikeSecretToken, newSecretToken } from './secret-tokens.ts';
+import { hashOfSecretToken, looksLikeSecretToken, newSecretToken } from '../secret-tokens.ts';
 
 /** A reset link works for an hour: mail arrives in minutes, and a link found later in a mailbox is dead. */
 export const RESET_LINK_MINUTES = 60;
@@ -28,7 +28,7 @@ type Dependencies = {
   log: Logger;
 };
 
-/** Forgotten passwords: a single-use link by mail, which sets a new password and ends every session. */
+/** Forgotten passwords: a single-use link by mail, which sets a new password and ends every session (and, if asked, every other credential). */
 export function createPasswordResets({ db, clock, auth, mailer, origin, log }: Dependencies) {
   const users = createUsersStore(db);
 
@@ -55,8 +55,11 @@ export function createPasswordResets({ db, clock, auth, mailer, origin, log }: D
       void issue(user.id, user.email).catch((error: unknown) => log.warn({ err: error }, 'a password reset mail was not sent'));
     },
 
-    /** Sets the new password if the link is good, using it up together with every other link of the account. */
-    async confirm(token: string, password: string): Promise<void> {
+    /**
+     * Sets the new password if the link is good, using it up together with every other link of the
+     * account; `endOtherCredentials` ends the account's API tokens, app passwords and calendar address too.
+     */
+    async confirm(token: string, password: string, { endOtherCredentials = false }: { endOtherCredentials?: boolean } = {}): Promise<void> {
       if (!looksLikeSecretToken(token)) throw linkNotGood();
       const tokenHash = hashOfSecretToken(token);
       const row = await db
@@ -68,6 +71,7 @@ export function createPasswordResets({ db, clock, auth, mailer, origin, log }: D
         .executeTakeFirst();
       if (!row) throw linkNotGood();
       await auth.replacePassword(row.user_id, password, {
+        endOtherCredentials,
         // Used in the password's own transaction: of two uses at once, one sets it and the other changes nothing.
         first: async (trx) => {
           const now = clock.now();

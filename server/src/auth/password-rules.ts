@@ -10,10 +10,10 @@ let commonPasswords: Promise<SortedPasswords> | undefined;
 
 /**
  * zxcvbn's list of the most common passwords (about 49,000 from published breaches, kept by
- * zxcvbn-ts), read once per process. Reading it takes about 100 ms, so the server reads it as it
- * starts, not at the first sign-up of a flood, and in a thread of its own: the package's module
- * stays in the thread, which ends, and the server keeps the list as one sorted string (0.4 MB of
- * heap where the module and a set of the words held 4.5 MB).
+ * zxcvbn-ts), read once per process. Reading it is slow, so the server reads it as it starts, not
+ * at the first sign-up of a flood, and in a thread of its own: the package's module stays in the
+ * thread, which ends, and the server keeps the list as one sorted string, a fraction of what the
+ * module and a set of the words held.
  */
 export function loadCommonPasswords(): Promise<SortedPasswords> {
   commonPasswords ??= (async () => {

@@ -1,7 +1,10 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-// OWASP's scrypt choice of N=2^15, r=8, p=3: 32 MiB and about 0.1 s a hash on these machines.
-const PARAMS = { N: 2 ** 15, r: 8, p: 3 };
+/** scrypt's cost parameters; a hash carries its own, so any cost verifies. */
+export type PasswordCost = { readonly N: number; readonly r: number; readonly p: number };
+
+/** OWASP's scrypt choice of N=2^15, r=8, p=3: 32 MiB and about 0.1 s a hash on these machines. */
+export const PASSWORD_COST: PasswordCost = { N: 2 ** 15, r: 8, p: 3 };
 const KEY_LENGTH = 32;
 const MAX_MEMORY = 64 * 1024 * 1024;
 
@@ -14,10 +17,10 @@ function scrypt(password: string, salt: Buffer, keyLength: number, options: Scry
 }
 
 /** `scrypt$N$r$p$salt$hash`, so that stronger parameters later still verify old hashes. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: PasswordCost = PASSWORD_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, KEY_LENGTH, { ...PARAMS, maxmem: MAX_MEMORY });
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await scrypt(password, salt, KEY_LENGTH, { ...cost, maxmem: MAX_MEMORY });
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.ts';
-import type { Job } from '../services.ts';
+import type { Job } from '../job.ts';
 import type { AuthService } from './auth.service.ts';
 
 const SESSION_PRUNE_INTERVAL_MS = 6 * 60 * 60 * 1000;

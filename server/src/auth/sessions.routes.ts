@@ -8,7 +8,6 @@ import type { AuthService } from './auth.service.ts';
 /** The signed-in user's own sessions: list them, end one, or end every other ("sign out everywhere"). */
 export const sessionsRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (app, { auth }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const security = [{ bearer: [] }];
 
   routes.get(
     '/api/users/me/sessions',
@@ -16,7 +15,6 @@ export const sessionsRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (
       schema: {
         tags: ['users'],
         summary: 'Where the user is signed in: device, address and last use of each session',
-        security,
         response: { 200: UserSessions, 401: ErrorReply },
       },
     },
@@ -29,7 +27,6 @@ export const sessionsRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (
       schema: {
         tags: ['users'],
         summary: 'Sign out everywhere else: ends every session but the one asking, at once',
-        security,
         response: { 200: EndedSessions, 401: ErrorReply },
       },
     },
@@ -42,7 +39,6 @@ export const sessionsRoutes: FastifyPluginAsync<{ auth: AuthService }> = async (
       schema: {
         tags: ['users'],
         summary: 'Ends one session of the user at once (another user\'s session is a 404)',
-        security,
         params: SessionParams,
         response: { 204: z.null(), 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
       },

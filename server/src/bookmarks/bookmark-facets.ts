@@ -1,6 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import { foldTag } from '../../../contract/bookmarks.ts';
+import type { Dialect } from '../storage/database.ts';
 import type { Database } from '../storage/schema.ts';
+import { insertStatements } from '../storage/statement-rows.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -17,7 +19,9 @@ export function count(counts: FacetCounts, host: string | null, tags: string[], 
   for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + delta);
 }
 
-export async function writeCounts(db: Db, ownerId: string, counts: FacetCounts) {
+const FACET_TYPES = { owner_id: 'text', kind: 'text', key: 'text', folded: 'text', doc_count: 'bigint' };
+
+export async function writeCounts(db: Db, dialect: Dialect, ownerId: string, counts: FacetCounts) {
   const values = [...counts]
     .filter(([, delta]) => delta !== 0)
     .map(([kindKey, delta]) => {
@@ -26,10 +30,8 @@ export async function writeCounts(db: Db, ownerId: string, counts: FacetCounts) 
       const key = kindKey.slice(space + 1);
       return { owner_id: ownerId, kind, key, folded: kind === 'tag' ? foldTag(key) : key, doc_count: delta };
     });
-  for (let start = 0; start < values.length; start += 500) {
-    await db
-      .insertInto('bookmark_facets')
-      .values(values.slice(start, start + 500))
+  for (const insert of insertStatements(db, dialect, 'bookmark_facets', values, FACET_TYPES)) {
+    await insert
       .onConflict((oc) =>
         oc.columns(['owner_id', 'kind', 'key']).doUpdateSet({
           doc_count: (eb) => eb('bookmark_facets.doc_count', '+', eb.ref('excluded.doc_count')),

@@ -5,11 +5,14 @@ import type { FileBookmark } from './netscape-file-reader.ts';
 
 /** What an import makes of one link of a file. */
 export type FileEntryOutcome =
-  | { kind: 'skipped' }
+  | { kind: 'skipped'; reason: string }
   | { kind: 'invalid'; message: string }
   | { kind: 'kept'; bookmark: NewBookmark; warnings: string[]; shortened: boolean; undated: boolean };
 
-/** The dates the API accepts (DESIGN §7). */
+/** A keyword is a word typed in the address bar; longer ones are not keywords a browser wrote. */
+const KEYWORD_LIMIT = 100;
+
+/** The dates the API accepts (docs/behaviour/bad-input-and-limits.md). */
 const EARLIEST = Date.UTC(1900, 0, 1);
 const LATEST = Date.UTC(2200, 0, 1);
 
@@ -36,6 +39,13 @@ function shorten(text: string, max: number): string {
   return text.slice(0, cut).trimEnd();
 }
 
+/** Why a link that is not a web address is skipped, naming its scheme (`javascript:`, `place:`, `file:`). */
+function skippedScheme(link: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(link)?.[1]?.toLowerCase();
+  if (scheme === undefined) return link === '' ? 'no link' : 'not a web link (no http: or https:)';
+  return `not a web link (${scheme}:)`;
+}
+
 /**
  * A link of a file as the owner's bookmark. Only http(s) links are kept. A field over its limit
  * is shortened rather than losing the whole bookmark (and every bookmark of a long-named folder);
@@ -43,9 +53,9 @@ function shorten(text: string, max: number): string {
  * that cannot be read at all.
  */
 export function fileEntryOutcome(fileEntry: FileBookmark, now: number): FileEntryOutcome {
-  // A file is an edge too (DESIGN §7): its text loses control characters as a request's does.
+  // A file is an edge too (docs/behaviour/bad-input-and-limits.md): its text loses control characters as a request's does.
   const entry = stripDeep(fileEntry) as FileBookmark;
-  if (!/^https?:\/\//i.test(entry.link)) return { kind: 'skipped' };
+  if (!/^https?:\/\//i.test(entry.link)) return { kind: 'skipped', reason: skippedScheme(entry.link) };
   const warnings: string[] = [];
   const title = shorten(entry.title, BOOKMARK_LIMITS.title);
   if (title !== entry.title) warnings.push(`title: shortened to ${BOOKMARK_LIMITS.title} characters`);
@@ -67,6 +77,13 @@ export function fileEntryOutcome(fileEntry: FileBookmark, now: number): FileEntr
   const modified = fileTime(entry.modified);
   const undated = added === undefined && modified === undefined;
   if (undated) warnings.push('ADD_DATE and LAST_MODIFIED: no date could be read, dated at the import');
-  const bookmark = { ...parsed.data, createDate: added ?? modified ?? now, updateDate: modified ?? added ?? now };
+  const folder = entry.folders.slice(0, BOOKMARK_LIMITS.tags).map((name) => shorten(name, BOOKMARK_LIMITS.tag));
+  const keyword = shorten(entry.keyword, KEYWORD_LIMIT) || undefined;
+  const bookmark = {
+    ...parsed.data,
+    createDate: added ?? modified ?? now,
+    updateDate: modified ?? added ?? now,
+    place: { root: entry.root, folder, keyword },
+  };
   return { kind: 'kept', bookmark, warnings, shortened, undated };
 }

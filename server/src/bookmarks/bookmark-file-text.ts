@@ -64,8 +64,8 @@ function textDecoder(encoding: string) {
 }
 
 /**
- * The text of a bookmarks file received whole, a slice at a time: an 11 MB file decoded in one
- * call held every other request for tens of milliseconds. A character cut between two slices is
+ * The text of a bookmarks file received whole, a slice at a time: a large file decoded in one
+ * call held every other request meanwhile. A character cut between two slices is
  * kept back by the streaming decoder until the next.
  */
 export async function* bookmarkFileText(chunks: readonly Uint8Array[]): AsyncGenerator<string, void, void> {

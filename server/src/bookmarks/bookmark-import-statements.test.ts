@@ -63,7 +63,7 @@ describe.each(testDialects)('an import batch on %s', (dialect) => {
 
   it('writes its bookmarks, tags, counts and index entries in a few statements, keeping the first of a link and the owner’s spellings', async () => {
     const counting = countingStatements(storage.db);
-    const store = createBookmarksStore(counting.db);
+    const store = createBookmarksStore(counting.db, dialect);
     const index = dialect === 'sqlite' ? createSqliteBookmarkIndex(counting.db) : createPostgresBookmarkIndex(counting.db);
     expect(await store.insert('u1', bookmark(20, ['SHARED']))).toBeDefined();
     const given = Array.from({ length: BATCH }, (_, n) => bookmark(n));
@@ -105,7 +105,7 @@ describe.each(testDialects)('an import batch on %s', (dialect) => {
       transformResult: async (args) => args.result,
     };
     const db = storage.db.withPlugin(plugin);
-    const store = createBookmarksStore(db);
+    const store = createBookmarksStore(db, dialect);
     const index = createSqliteBookmarkIndex(db);
     const rows = await store.insertMany('u1', Array.from({ length: 20 }, (_, n) => bookmark(BATCH + n)));
     await index.put('u1', rows);

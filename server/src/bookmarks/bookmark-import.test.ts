@@ -2,12 +2,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CurrentBookmarkImport } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { heldUpload } from '../test/held-upload.ts';
-import { bookmarkFixture, bookmarksByLink as byLink, importBookmarks, uploadBookmarks } from '../test/bookmark-import.ts';
+import { bookmarkFixture, bookmarksByLink as byLink, importBookmarks, readFileLinks, uploadBookmarks } from '../test/bookmark-import.ts';
 import { registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import { type BookmarksClient, bookmarksClient } from '../test/bookmarks-client.ts';
 
 const FIREFOX_FILE = bookmarkFixture('firefox-bookmarks.html');
-const clean = { errors: [], shortened: 0, undated: 0, warnings: [], cut_short: false };
+const clean = { skipped_links: [], errors: [], shortened: 0, undated: 0, warnings: [], cut_short: false };
+/** The links of the Firefox file that are not imported, and why. */
+const FIREFOX_SKIPPED = [
+  { line: 21, link: 'javascript:alert(document.title)', reason: 'not a web link (javascript:)' },
+  { line: 24, link: 'https://sqlite.org/fts5.html', reason: 'repeats line 19' },
+  { line: 25, link: 'file:///home/user/notes.txt', reason: 'not a web link (file:)' },
+];
 
 /** What Chrome writes, with a `<DD>` note that Firefox no longer exports. */
 const CHROME_STYLE_FILE = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
@@ -40,7 +46,7 @@ describe.each(testDialects)('bookmark import and export on %s', (dialect) => {
   const imported = (client: BookmarksClient, file: Buffer | string) => importBookmarks(t.app, client, file);
 
   it('imports a file Firefox wrote: http(s) links once each, folders and TAGS as tags, its dates', async () => {
-    expect(await imported(alice, FIREFOX_FILE)).toEqual({ imported: 8, skipped: 3, ...clean });
+    expect(await imported(alice, FIREFOX_FILE)).toEqual({ imported: 8, skipped: 3, ...clean, skipped_links: FIREFOX_SKIPPED });
     const saved = await byLink(alice);
     expect(saved.get('https://developer.mozilla.org/en-US/docs/Web/HTML')).toMatchObject({
       title: 'HTML: HyperText Markup Language | MDN',
@@ -59,6 +65,33 @@ describe.each(testDialects)('bookmark import and export on %s', (dialect) => {
     expect(saved.size).toBe(8);
   });
 
+  it('exports the folder tree the file came from: nested folders, the toolbar, keywords, tags and dates', async () => {
+    const exported = await alice.inject('GET', '/bookmarks/export');
+    const places = async (file: Buffer | string) => {
+      const links = await readFileLinks(Buffer.from(file));
+      return new Map(links.map(({ link, root, folders, keyword, tags, added, modified }) => [link, { root, folders, keyword, tags, added, modified }]));
+    };
+    const fromFirefox = await places(FIREFOX_FILE);
+    const fromExport = await places(exported.body);
+    expect(fromExport.get('https://sqlite.org/fts5.html')).toEqual({
+      root: '',
+      folders: ['Development', 'Databases'],
+      keyword: '',
+      tags: ['search', 'sqlite'],
+      added: '1700004000',
+      modified: '1700004000',
+    });
+    expect(fromExport.get('https://nodejs.org/docs/latest/api/')).toMatchObject({ folders: ['Development'], keyword: 'nodedocs' });
+    expect(fromExport.get('https://news.ycombinator.com/')).toMatchObject({ root: 'toolbar', folders: [] });
+    expect(fromExport.get('http://example.com/plain-http')).toMatchObject({ root: 'unfiled', folders: [] });
+    // The file repeats fts5.html in the menu; the first is the one kept.
+    fromFirefox.delete('javascript:alert(document.title)');
+    fromFirefox.delete('file:///home/user/notes.txt');
+    fromFirefox.set('https://sqlite.org/fts5.html', fromExport.get('https://sqlite.org/fts5.html')!);
+    expect(fromExport).toEqual(fromFirefox);
+    expect(exported.body).toMatch(/<DT><H3>Development<\/H3>\n {4}<DL><p>\n(?:.*\n)*? {8}<DT><H3>Databases<\/H3>\n {8}<DL><p>\n/);
+  });
+
   it('indexes what it imports', async () => {
     const result = await alice.search({ key_words: ['wikipedia'] });
     expect(result.bookmarks.map((bookmark) => [bookmark.title, bookmark.indexed])).toEqual([['Les Misérables — Wikipédia', true]]);
@@ -66,7 +99,11 @@ describe.each(testDialects)('bookmark import and export on %s', (dialect) => {
   });
 
   it('skips the links the user already has', async () => {
-    expect(await imported(alice, FIREFOX_FILE)).toEqual({ imported: 0, skipped: 11, ...clean });
+    const reply = await imported(alice, FIREFOX_FILE);
+    expect(reply).toMatchObject({ imported: 0, skipped: 11 });
+    const alreadySaved = reply.skipped_links.filter((skipped) => skipped.reason === 'already saved');
+    expect(alreadySaved.map((skipped) => skipped.link).sort()).toEqual([...(await byLink(alice)).keys()].sort());
+    expect(reply.skipped_links.filter((skipped) => skipped.reason !== 'already saved')).toEqual(FIREFOX_SKIPPED);
     expect((await byLink(alice)).size).toBe(8);
   });
 
@@ -104,6 +141,28 @@ describe.each(testDialects)('bookmark import and export on %s', (dialect) => {
     expect(original.get(note.link)).toEqual(note);
     expect(original.get(folders.link)).toEqual(folders);
     expect(strip(await byLink(carol))).toEqual(strip(original));
+  });
+
+  it('names the scheme of each link that is not a web link, and counts every skip past the hundred listed', async () => {
+    const bob = bookmarksClient(t.app, (await registerUser(t.app)).idToken);
+    const repeats = Array.from({ length: 105 }, () => '<DT><A HREF="https://example.org/same">Same</A>').join('\n');
+    const file = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
+<DL><p>
+<DT><A HREF="place:sort=8&maxResults=10">Most Visited</A>
+<DT><A HREF="about:config">Settings</A>
+<DT><A>No link</A>
+${repeats}
+</DL><p>
+`;
+    const reply = await imported(bob, file);
+    expect(reply).toMatchObject({ imported: 1, skipped: 107 });
+    expect(reply.skipped_links.slice(0, 4)).toEqual([
+      { line: 3, link: 'place:sort=8&maxResults=10', reason: 'not a web link (place:)' },
+      { line: 4, link: 'about:config', reason: 'not a web link (about:)' },
+      { line: 5, link: '', reason: 'no link' },
+      { line: 7, link: 'https://example.org/same', reason: 'repeats line 6' },
+    ]);
+    expect(reply.skipped_links).toHaveLength(100);
   });
 
   it('refuses a file that is not a bookmarks file, and changes nothing', async () => {

@@ -3,7 +3,7 @@ import type { BookmarksTable } from '../storage/schema.ts';
 import { linkKey } from './link-key.ts';
 
 /** A stored bookmark as the store reads it, from either table. */
-export type BookmarkRow = Omit<BookmarksTable, 'id' | 'owner_id' | 'link_key'> & { id: number };
+export type BookmarkRow = Omit<BookmarksTable, 'id' | 'owner_id' | 'link_key' | 'folder_root' | 'folder' | 'keyword'> & { id: number };
 
 export const BOOKMARK_COLUMNS = ['title', 'link', 'host', 'tags', 'note', 'create_date', 'update_date'] as const;
 

@@ -1,9 +1,9 @@
-import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  BOOKMARKS_FILE,
   Bookmark,
   BookmarkBulkAction,
   BookmarkBulkReply,
@@ -24,10 +24,11 @@ import {
   TagCounts,
 } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
-import { SESSION_OR_API_TOKEN } from '../http/openapi.ts';
 import { READ_ROUTE } from '../auth/authenticate.ts';
 import { UPLOAD_ROUTE } from '../http/http-limits.ts';
 import { fileChunks, readUpload } from '../http/multipart-upload.ts';
+import { sendAttachment } from '../http/attachment.ts';
+import { contentReply } from '../http/openapi.ts';
 import type { BookmarksService } from './bookmarks.service.ts';
 import type { LinkPreviews } from './preview/link-previews.ts';
 
@@ -37,12 +38,11 @@ const MAX_IMPORT_MB = 50;
 const ListHeaders = z.object({ pagecursor: z.string().max(200, 'must be at most 200 characters').optional() });
 
 /**
- * Every route of the bookmark gateway and the search index (spec §7), and the create form's helpers;
+ * Every route of the bookmark gateway and the search index (docs/behaviour/bookmarks.md), and the create form's helpers;
  * registered behind requireUserOrApiToken.
  */
 export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; previews: LinkPreviews }> = async (app, { bookmarks, previews }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const security = SESSION_OR_API_TOKEN;
   const tags = ['bookmarks'];
   await app.register(multipart);
 
@@ -53,7 +53,6 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
         tags,
         summary:
           'A page of bookmarks, newest first; send the reply’s cursor as the pageCursor header for the next. `total` counts every bookmark the filters match; `tag` matches in any case',
-        security,
         querystring: BookmarkListQuery,
         headers: ListHeaders,
         response: { 200: BookmarkPage, 400: ErrorReply, 401: ErrorReply },
@@ -65,7 +64,7 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
   routes.post(
     '/bookmarks/',
     {
-      schema: { tags, summary: 'Create a bookmark', security, body: BookmarkInput, response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 409: ErrorReply } },
+      schema: { tags, summary: 'Create a bookmark', body: BookmarkInput, response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 409: ErrorReply } },
     },
     async (request) => bookmarks.create(request.user.uid, request.body),
   );
@@ -77,7 +76,6 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
         tags,
         summary:
           'Whether the link is saved already: the bookmark of the same link, compared after lower-casing the scheme and host, dropping a default port and writing an empty path as "/"; null when none',
-        security,
         querystring: BookmarkLookupQuery,
         response: { 200: BookmarkLookup, 400: ErrorReply, 401: ErrorReply },
       },
@@ -92,7 +90,6 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
         tags,
         summary:
           'The page’s title and description (as `note`), fetched by the server: http(s) on public addresses only, at most 3 redirects, 5 s and 1 MB, HTML only; 422 saying why a page cannot be read, 429 past 3 a second',
-        security,
         body: BookmarkPreviewBody,
         response: { 200: BookmarkPreview, 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 422: ErrorReply, 429: ErrorReply },
       },
@@ -107,7 +104,6 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
       schema: {
         tags,
         summary: 'Add the links of a browser’s bookmarks file (multipart field "file", Netscape format) and index them',
-        security,
         consumes: ['multipart/form-data'],
         response: { 200: BookmarkImportReply, 400: ErrorReply, 401: ErrorReply, 409: ErrorReply, 413: ErrorReply, 503: ErrorReply },
       },
@@ -124,22 +120,39 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
       schema: {
         tags,
         summary: 'The signed-in user’s bookmark import as it goes: bytes received, then entries read, imported, skipped and refused',
-        security,
         response: { 200: CurrentBookmarkImport, 401: ErrorReply },
       },
     },
-    async (request) => ({ import: bookmarks.importProgress(request.user.uid) }),
+    async (request) => ({ import: bookmarks.importProgress(request.user.uid), cut_short: await bookmarks.cutShortImport(request.user.uid) }),
+  );
+
+  routes.delete(
+    '/bookmarks/import/cut-short/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Forget an import that was cut short, keeping the bookmarks it added',
+        params: z.object({ id: z.string() }),
+        response: { 204: z.null(), 401: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      await bookmarks.dismissCutShortImport(request.user.uid, request.params.id);
+      return reply.code(204).send(null);
+    },
   );
 
   // Typed without the zod provider: the reply is a stream, not a serialised object.
   app.get(
     '/bookmarks/export',
-    { schema: { tags, summary: 'Every bookmark as a browser bookmarks file (Netscape format)', security, response: { 401: ErrorReply } } },
-    async (request, reply) =>
-      reply
-        .header('content-type', 'text/html; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="bookmarks.html"')
-        .send(Readable.from(bookmarks.export(request.user.uid))),
+    {
+      schema: {
+        tags,
+        summary: 'Every bookmark as a browser bookmarks file (Netscape format)',
+        response: { 200: contentReply('text/html', 'The bookmarks file'), 401: ErrorReply },
+      },
+    },
+    async (request, reply) => sendAttachment(reply, BOOKMARKS_FILE, bookmarks.export(request.user.uid)),
   );
 
   routes.get(
@@ -148,7 +161,6 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
       schema: {
         tags,
         summary: 'Every tag with how many bookmarks carry it, most used first (tags compare in any case and keep their first spelling)',
-        security,
         response: { 200: TagCounts, 401: ErrorReply },
       },
     },
@@ -161,7 +173,6 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
       schema: {
         tags,
         summary: 'Delete several bookmarks ({action: "delete", ids}) or add a tag to each ({action: "add_tag", ids, tag}); replies how many changed',
-        security,
         body: BookmarkBulkAction,
         response: { 200: BookmarkBulkReply, 400: ErrorReply, 401: ErrorReply },
       },
@@ -175,7 +186,6 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
       schema: {
         tags,
         summary: 'Delete the bookmark and its search index entry',
-        security,
         params: BookmarkIdParams,
         response: { 204: z.null(), 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
       },
@@ -189,7 +199,7 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
   routes.get(
     '/bookmarks/:id',
     {
-      schema: { tags, summary: 'One bookmark', security, params: BookmarkIdParams, response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply } },
+      schema: { tags, summary: 'One bookmark', params: BookmarkIdParams, response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply } },
     },
     async (request) => bookmarks.get(request.user.uid, request.params.id),
   );
@@ -199,8 +209,7 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
     {
       schema: {
         tags,
-        summary: 'Save the whole bookmark (the spec’s client changes one field at a time)',
-        security,
+        summary: 'Save the whole bookmark (the web client changes one field at a time)',
         params: BookmarkIdParams,
         body: BookmarkUpdate,
         response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply, 409: ErrorReply },
@@ -215,7 +224,6 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
       schema: {
         tags,
         summary: 'The bookmark’s search index entry: 404 when it is not indexed',
-        security,
         params: BookmarkIdParams,
         response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
       },
@@ -229,7 +237,6 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
       schema: {
         tags,
         summary: 'Create or update the bookmark’s index entry, from the bookmark as stored',
-        security,
         body: BookmarkUpdate,
         response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
       },
@@ -245,7 +252,6 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
         tags,
         summary:
           'Search the index: every word (a prefix) in one of the fields; newest first, with the top hosts and tags; `total` (as `total_count`) counts every match',
-        security,
         querystring: BookmarkQueryParams,
         body: BookmarkQuerySpec,
         response: { 200: BookmarkSearchResult, 400: ErrorReply, 401: ErrorReply },

@@ -2,19 +2,27 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { BOOKMARK_GROUP_COUNT, type BookmarkGroup, type BookmarkSearchField } from '../../../contract/bookmarks.ts';
 import type { Database } from '../storage/schema.ts';
-import { statementSlices } from '../storage/statement-rows.ts';
+import type { Dialect } from '../storage/database.ts';
+import { insertStatements, statementSlices } from '../storage/statement-rows.ts';
 import type { BookmarkRow } from './bookmark-row.ts';
 
-/** The per-user search index (DESIGN §4): an entry is what a bookmark was when it was indexed. */
+/** The per-user search index (docs/behaviour/bookmarks.md): an entry is what a bookmark was when it was indexed. */
 export interface BookmarkIndex {
   get(ownerId: string, id: number): Promise<BookmarkRow | undefined>;
-  /** Creates or replaces the entries of these bookmarks, which must be the owner's. */
-  put(ownerId: string, rows: BookmarkRow[]): Promise<void>;
+  /**
+   * Creates or replaces the entries of these bookmarks, which must be the owner's: in the
+   * transaction `trx` when given (an import writes a batch of bookmarks and their entries at once,
+   * so that a crash never leaves one without the other), else in one of its own.
+   */
+  put(ownerId: string, rows: BookmarkRow[], trx?: Transaction<Database>): Promise<void>;
   /** Drops the entries of those of `ids` that are the owner's. */
   remove(ownerId: string, ids: number[]): Promise<void>;
-  search(ownerId: string, query: IndexQuery): Promise<IndexResult>;
+  /** The result, with the owner's index version at which it was found, in one statement. */
+  search(ownerId: string, query: IndexQuery): Promise<VersionedResult>;
   /** Changes whenever the owner's entries change, so that results can be kept until then. */
   version(ownerId: string): Promise<string>;
+  /** After an import: the database's upkeep of the bookmarks' tables brought up to date, where its plans depend on it. */
+  settle(): Promise<void>;
 }
 
 export type IndexQuery = {
@@ -32,6 +40,8 @@ export type IndexQuery = {
 export type TimeRange = { from?: number | undefined; until?: number | undefined };
 
 export type IndexResult = { total: number; rows: BookmarkRow[]; host_groups: BookmarkGroup[]; tag_groups: BookmarkGroup[] };
+/** A result and the owner's index version it was found at (`version`). */
+export type VersionedResult = IndexResult & { version: string };
 
 /** The text each search field indexes, before an engine reduces it to words. */
 export function indexedText(row: BookmarkRow): Record<BookmarkSearchField, string> {
@@ -39,8 +49,6 @@ export function indexedText(row: BookmarkRow): Record<BookmarkSearchField, strin
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-type Match = { id: number; host: string; tags: string; create_date: number };
 
 /** Most bookmarks first, then by key; the first 20. */
 function topGroups(counts: Map<string, number>): BookmarkGroup[] {
@@ -51,31 +59,13 @@ function topGroups(counts: Map<string, number>): BookmarkGroup[] {
 }
 
 /** Sort order: newest first, ties by id, newest first. */
-const byNewest = (a: Match, b: Match) => Number(b.create_date) - Number(a.create_date) || Number(b.id) - Number(a.id);
-/** Beyond this many, a whole sort costs less than keeping a sorted list. */
-const KEPT_IN_ORDER = 1000;
+const byNewest = (a: BookmarkRow, b: BookmarkRow) => Number(b.create_date) - Number(a.create_date) || Number(b.id) - Number(a.id);
 
 /**
- * The first `count` matches, newest first (ties by id, newest first), kept in a short sorted list
- * as the matches go by: a broad search has tens of thousands, and a page wants ten.
+ * A row of a search's one statement: the owner's index version (`host` holds it), a match's
+ * short row, or one of the page's entries whole.
  */
-function newestFirst(matches: Match[], count: number): Match[] {
-  if (count > KEPT_IN_ORDER) return matches.toSorted(byNewest).slice(0, count);
-  const top: Match[] = [];
-  for (const match of matches) {
-    if (top.length === count && byNewest(match, top[count - 1]!) >= 0) continue;
-    let low = 0;
-    let high = top.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (byNewest(top[middle]!, match) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    top.splice(low, 0, match);
-    if (top.length > count) top.pop();
-  }
-  return top;
-}
+type SearchRow = BookmarkRow & { part: 'version' | 'match' | 'row' };
 
 /** An entry's columns as a BookmarkRow, from its short row `i` and its text `c`. */
 export const ENTRY_COLUMNS = sql.raw(
@@ -88,11 +78,15 @@ export const ENTRY_COLUMNS = sql.raw(
  */
 export type MatchSource = { from: RawBuilder<unknown>; match: RawBuilder<unknown> };
 
+/** Columns of an engine's own in the entries' rows: their PostgreSQL types (statement-rows.ts) and each row's values. */
+export type ExtraColumns = { types: Record<string, string>; values: (row: BookmarkRow) => Record<string, unknown> };
+
 /** Writes the entries' rows and their text, with any columns of an engine's own. */
-type ReplaceEntries = (extra?: (row: BookmarkRow) => Record<string, unknown>) => Promise<void>;
+type ReplaceEntries = (extra?: ExtraColumns) => Promise<void>;
 
 /** What an engine adds to the entries that both share: their words. */
 export type BookmarkWords = {
+  dialect: Dialect;
   /** Writes the entries, through `replace`, and their words, inside the transaction `trx`. */
   put(trx: Transaction<Database>, ownerId: string, entries: BookmarkRow[], replace: ReplaceEntries): Promise<void>;
   /** Drops the words of the owner's entries among `ids`, and the entries through `removeEntries`. */
@@ -100,18 +94,20 @@ export type BookmarkWords = {
   matches(query: IndexQuery): MatchSource;
   /** The entries' table as a statement that names a few of them by id must read it. */
   entriesById: RawBuilder<unknown>;
+  settle(): Promise<void>;
 };
 
 /** The index over an engine's words. */
 export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords): BookmarkIndex {
-  const rows = indexRows(db, words.entriesById);
+  const rows = indexRows(db, words.dialect, words.entriesById);
   return {
     get: rows.get,
     version: rows.version,
 
-    async put(ownerId, entries) {
+    async put(ownerId, entries, given) {
       if (entries.length === 0) return;
-      await db.transaction().execute((trx) => words.put(trx, ownerId, entries, (extra) => rows.replace(trx, ownerId, entries, extra)));
+      const write = (trx: Transaction<Database>) => words.put(trx, ownerId, entries, (extra) => rows.replace(trx, ownerId, entries, extra));
+      await (given ? write(given) : db.transaction().execute(write));
     },
 
     async remove(ownerId, ids) {
@@ -120,11 +116,18 @@ export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords):
     },
 
     search: (ownerId, query) => rows.search(ownerId, query, words.matches(query)),
+
+    settle: words.settle,
   };
 }
 
+/** The PostgreSQL types of the entries' columns (statement-rows.ts). */
+const ENTRY_TYPES = { bookmark_id: 'bigint', owner_id: 'text', host: 'text', tags: 'text', create_date: 'bigint', update_date: 'bigint' };
+const CONTENT_TYPES = { bookmark_id: 'bigint', title: 'text', link: 'text', note: 'text' };
+const TAG_TYPES = { bookmark_id: 'bigint', tag: 'text' };
+
 /** What both engines share: the entries' rows and tags, and a search over the engine's matches. */
-function indexRows(db: Kysely<Database>, entriesById: RawBuilder<unknown>) {
+function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuilder<unknown>) {
   return {
     async version(ownerId: string): Promise<string> {
       const row = await db.selectFrom('bookmark_index_versions').select('version').where('owner_id', '=', ownerId).executeTakeFirst();
@@ -161,34 +164,26 @@ function indexRows(db: Kysely<Database>, entriesById: RawBuilder<unknown>) {
     },
 
     /** Drops the old entries, writes the rows (with `extra` columns), their text and their tags. */
-    async replace(trx: Db, ownerId: string, rows: BookmarkRow[], extra: (row: BookmarkRow) => Record<string, unknown> = () => ({})) {
+    async replace(trx: Db, ownerId: string, rows: BookmarkRow[], extra: ExtraColumns = { types: {}, values: () => ({}) }) {
       await this.drop(trx, ownerId, rows.map((row) => row.id));
-      for (const slice of statementSlices(rows)) {
-        await trx
-          .insertInto('bookmark_index')
-          .values(
-            slice.map((row) => ({
-              bookmark_id: row.id,
-              owner_id: ownerId,
-              host: row.host,
-              tags: row.tags,
-              create_date: row.create_date,
-              update_date: row.update_date,
-              ...extra(row),
-            })),
-          )
-          .execute();
-        await trx
-          .insertInto('bookmark_index_content')
-          .values(slice.map((row) => ({ bookmark_id: row.id, title: row.title, link: row.link, note: row.note })))
-          .execute();
-      }
+      const entries = rows.map((row) => ({
+        bookmark_id: row.id,
+        owner_id: ownerId,
+        host: row.host,
+        tags: row.tags,
+        create_date: row.create_date,
+        update_date: row.update_date,
+        ...extra.values(row),
+      }));
+      for (const insert of insertStatements(trx, dialect, 'bookmark_index', entries, { ...ENTRY_TYPES, ...extra.types })) await insert.execute();
+      const content = rows.map((row) => ({ bookmark_id: row.id, title: row.title, link: row.link, note: row.note }));
+      for (const insert of insertStatements(trx, dialect, 'bookmark_index_content', content, CONTENT_TYPES)) await insert.execute();
       const tags = rows.flatMap((row) => (JSON.parse(row.tags) as string[]).map((tag) => ({ bookmark_id: row.id, tag })));
-      for (const slice of statementSlices(tags)) await trx.insertInto('bookmark_index_tags').values(slice).execute();
+      for (const insert of insertStatements(trx, dialect, 'bookmark_index_tags', tags, TAG_TYPES)) await insert.execute();
       await this.touch(trx, ownerId);
     },
 
-    async search(ownerId: string, query: IndexQuery, source: MatchSource): Promise<IndexResult> {
+    async search(ownerId: string, query: IndexQuery, source: MatchSource): Promise<VersionedResult> {
       const conditions = [source.match, sql`i.owner_id = ${ownerId}`];
       if (query.hosts && query.hosts.length > 0) conditions.push(sql`i.host in (${sql.join(query.hosts)})`);
       if (query.tags && query.tags.length > 0) {
@@ -201,32 +196,40 @@ function indexRows(db: Kysely<Database>, entriesById: RawBuilder<unknown>) {
         if (range?.until !== undefined) conditions.push(sql`i.${sql.raw(column)} < ${range.until}`);
       }
       const where = sql.join(conditions, sql` and `);
-      // One walk over the matches' short rows gives the total, both groups and the page's ids;
-      // only the page's entries are then read whole.
-      const matches = await sql<Match>`select i.bookmark_id as id, i.host, i.tags, i.create_date
-        from ${source.from} where ${where}`.execute(db);
+      // One statement, one round trip to PostgreSQL: the version the results are kept by, read in
+      // the same snapshot as the matches; the matches' short rows, whose one walk gives the total
+      // and both groups; and only the page's entries whole.
+      const found = await sql<SearchRow>`with m as materialized (
+          select i.bookmark_id as id, i.host, i.tags, i.create_date from ${source.from} where ${where}
+        )
+        select 'version' as part, cast(null as bigint) as id, version as host, cast(null as text) as tags,
+          cast(null as bigint) as create_date, cast(null as text) as title, cast(null as text) as link,
+          cast(null as text) as note, cast(null as bigint) as update_date
+          from bookmark_index_versions where owner_id = ${ownerId}
+        union all
+        select 'match', id, host, tags, create_date, null, null, null, null from m
+        union all
+        select 'row', i.bookmark_id, i.host, i.tags, i.create_date, c.title, c.link, c.note, i.update_date
+          from (select id from m order by create_date desc, id desc limit ${query.size} offset ${query.from}) p
+          join bookmark_index i on i.bookmark_id = p.id
+          join bookmark_index_content c on c.bookmark_id = p.id`.execute(db);
       const hosts = new Map<string, number>();
       const tags = new Map<string, number>();
-      for (const match of matches.rows) {
-        hosts.set(match.host, (hosts.get(match.host) ?? 0) + 1);
-        for (const tag of JSON.parse(match.tags) as string[]) tags.set(tag, (tags.get(tag) ?? 0) + 1);
+      let total = 0;
+      let version = 'none';
+      const rows: BookmarkRow[] = [];
+      for (const row of found.rows) {
+        if (row.part === 'match') {
+          total++;
+          hosts.set(row.host, (hosts.get(row.host) ?? 0) + 1);
+          for (const tag of JSON.parse(row.tags) as string[]) tags.set(tag, (tags.get(tag) ?? 0) + 1);
+        } else if (row.part === 'version') version = row.host;
+        else {
+          const { part: _, ...entry } = row;
+          rows.push(entry);
+        }
       }
-      const ids = newestFirst(matches.rows, query.from + query.size).slice(query.from).map((match) => Number(match.id));
-      return {
-        total: matches.rows.length,
-        rows: await this.entries(ids),
-        host_groups: topGroups(hosts),
-        tag_groups: topGroups(tags),
-      };
-    },
-
-    /** The entries of these ids, in their order. */
-    async entries(ids: number[]): Promise<BookmarkRow[]> {
-      if (ids.length === 0) return [];
-      const found = await sql<BookmarkRow>`select ${ENTRY_COLUMNS} from bookmark_index i
-        join bookmark_index_content c on c.bookmark_id = i.bookmark_id where i.bookmark_id in (${sql.join(ids)})`.execute(db);
-      const byId = new Map(found.rows.map((row) => [Number(row.id), row]));
-      return ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
+      return { version, total, rows: rows.sort(byNewest), host_groups: topGroups(hosts), tag_groups: topGroups(tags) };
     },
   };
 }

@@ -1,4 +1,3 @@
-import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import {
   BOOKMARK_SEARCH_FIELDS,
@@ -13,6 +12,7 @@ import {
   type BookmarkQuerySpec,
   type BookmarkSearchResult,
   type BookmarkUpdate,
+  type CutShortBookmarkImport,
   DEFAULT_BOOKMARK_PAGE_SIZE,
   NO_MORE_RESULTS,
   type TagCount,
@@ -20,55 +20,64 @@ import {
 import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
 import { searchTerms } from '../search/search-text.ts';
-import { fileEntryOutcome } from './bookmark-file-entry.ts';
+import { createFileImport } from './bookmark-file-import.ts';
 import { linkKey } from './link-key.ts';
 import { createImportGate } from './import-gate.ts';
-import { bookmarkFileText } from './bookmark-file-text.ts';
-import type { BookmarkIndex, IndexQuery, IndexResult } from './bookmarks.search.ts';
+import type { BookmarkImportsStore, ImportRecord } from './bookmark-imports.store.ts';
+import type { BookmarkIndex, IndexQuery, IndexResult, VersionedResult } from './bookmarks.search.ts';
 import { type BookmarkRow, fromRow } from './bookmark-row.ts';
-import type { BookmarksStore, NewBookmark } from './bookmarks.store.ts';
+import type { BookmarksStore } from './bookmarks.store.ts';
 import { decodeCursor, encodeCursor } from './list-cursor.ts';
-import { readNetscapeFile } from './netscape-file-reader.ts';
+import type { FolderRoot } from './netscape-file-reader.ts';
 import { writeNetscapeFile } from './netscape-file-writer.ts';
 import { timeRange } from './time-range.ts';
 
-const REPORTED_LINES = 100;
 /** Searches remembered, all users together; a few MB at most. */
 const CACHED_SEARCHES = 2000;
-/**
- * Bookmarks an import writes (then indexes) per transaction: on SQLite, whose driver does not
- * yield, a batch is what other requests may wait for. On a loaded 2-core machine 20 took a median
- * 4 ms to write and 2 ms to index (50 took 7–12 ms and 4–8; 10 took 3 and 2, the transaction's
- * own cost dominating), and the import about half as long again as with 50. Those were measured
- * with a statement per bookmark; a batch is now a few statements (bookmarks.store.ts).
- */
-const IMPORT_BATCH = 20;
 /** Imports running at once on one server (each holds a file of up to 50 MB and its text). */
 const CONCURRENT_IMPORTS = 2;
-
 const duplicateLink = () => new AppError(409, 'You already have a bookmark for this link');
 const indexed = (row: BookmarkRow): Bookmark => ({ ...fromRow(row), indexed: true });
 
-/** Adds a line's message to a reply's list, which keeps the first hundred. */
-function report(list: BookmarkImportReply['errors'], line: number, message: string) {
-  if (list.length < REPORTED_LINES) list.push({ line, message });
-}
+const cutShortReply = (record: ImportRecord): CutShortBookmarkImport => ({
+  id: record.id,
+  started_at: new Date(Number(record.started_at)).toISOString(),
+  links: Number(record.links),
+  imported: Number(record.imported),
+});
 
-export function createBookmarksService({ store, index, clock }: { store: BookmarksStore; index: BookmarkIndex; clock: Clock }) {
+export function createBookmarksService({
+  store,
+  index,
+  imports: importRecords,
+  clock,
+  importBatch,
+}: {
+  store: BookmarksStore;
+  index: BookmarkIndex;
+  imports: BookmarkImportsStore;
+  clock: Clock;
+  /** Bookmarks an import writes per transaction (`IMPORT_BATCH`). */
+  importBatch?: number | undefined;
+}) {
   // A broad search counts the groups of every match, and a user's entries change only when
   // indexed: a result is kept until the owner's index version changes.
-  const cache = new LRUCache<string, IndexResult>({ max: CACHED_SEARCHES });
+  const cache = new LRUCache<string, VersionedResult>({ max: CACHED_SEARCHES });
   const imports = createImportGate(CONCURRENT_IMPORTS);
+  const importWhole = createFileImport({ store, index, imports: importRecords, clock, importBatch });
   /** Each owner's last import as it goes: one per owner (the gate lets each run one at a time). */
   const importProgress = new Map<string, BookmarkImportProgress>();
 
+  /**
+   * A kept result while the owner's index version is the one it was found at: that version read
+   * first, else (on PostgreSQL, a round trip fewer) read with the search itself.
+   */
   async function searchIndex(ownerId: string, query: IndexQuery): Promise<IndexResult> {
-    const key = `${ownerId} ${await index.version(ownerId)} ${JSON.stringify(query)}`;
-    let result = cache.get(key);
-    if (!result) {
-      result = await index.search(ownerId, query);
-      cache.set(key, result);
-    }
+    const key = `${ownerId} ${JSON.stringify(query)}`;
+    const kept = cache.get(key);
+    if (kept && kept.version === (await index.version(ownerId))) return kept;
+    const result = await index.search(ownerId, query);
+    cache.set(key, result);
     return result;
   }
 
@@ -84,54 +93,19 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
     return (await store.delete(ownerId, ids)).length;
   }
 
-  async function importFile(ownerId: string, file: readonly Uint8Array[], progress: BookmarkImportProgress): Promise<BookmarkImportReply> {
-    const now = clock.now();
-    const reply: BookmarkImportReply = { imported: 0, skipped: 0, errors: [], shortened: 0, undated: 0, warnings: [], cut_short: false };
-    const reading = readNetscapeFile(bookmarkFileText(file));
-    for (let step = await reading.next(); ; step = await reading.next()) {
-      if (step.done) {
-        reply.cut_short = step.value.cutShort;
-        return reply;
-      }
-      const accepted: NewBookmark[] = [];
-      for (const entry of step.value) {
-        const outcome = fileEntryOutcome(entry, now);
-        progress.read++;
-        if (outcome.kind === 'skipped') reply.skipped++;
-        else if (outcome.kind === 'invalid') {
-          report(reply.errors, entry.line, outcome.message);
-          progress.errors++;
-        } else {
-          accepted.push(outcome.bookmark);
-          if (outcome.shortened) reply.shortened++;
-          if (outcome.undated) reply.undated++;
-          for (const warning of outcome.warnings) report(reply.warnings, entry.line, warning);
-        }
-      }
-      for (let start = 0; start < accepted.length; start += IMPORT_BATCH) {
-        const batch = accepted.slice(start, start + IMPORT_BATCH);
-        const rows = await store.insertMany(ownerId, batch);
-        await yieldToOthers();
-        await index.put(ownerId, rows);
-        reply.imported += rows.length;
-        reply.skipped += batch.length - rows.length;
-        Object.assign(progress, { imported: reply.imported, skipped: reply.skipped });
-        await yieldToOthers();
-      }
-      await yieldToOthers();
-    }
-  }
-
   return {
     /** Newest first; a page one longer than asked tells whether another follows. */
     async list(ownerId: string, query: BookmarkListQuery, cursor: string | undefined): Promise<BookmarkPage> {
       const after = decodeCursor(cursor);
-      const { tag, total: kept, ...groups } = await store.summary(ownerId, query.tag || undefined);
-      const filter = { tag, ...timeRange(query.start_date, query.end_date) };
+      const range = timeRange(query.start_date, query.end_date);
+      // The header and the page in one statement, the page's tag spelled as the header finds it.
+      const page = after === 'done' ? undefined : { filter: range, after, limit: query.pageSize + 1 };
+      const { summary, rows } = await store.summaryAndPage(ownerId, query.tag || undefined, page);
+      const { tag, total: kept, ...groups } = summary;
+      const filter = { tag, ...range };
       // The kept counts know no dates: a range is counted.
       const total = filter.from === undefined && filter.until === undefined ? kept : await store.countInRange(ownerId, filter);
       if (after === 'done') return { items: [], cursor: NO_MORE_RESULTS, total, ...groups };
-      const rows = await store.page(ownerId, filter, after, query.pageSize + 1);
       const items = rows.slice(0, query.pageSize);
       const last = items.at(-1);
       const next =
@@ -224,11 +198,13 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
     },
 
     /**
-     * Adds the file's http(s) links that the owner does not have yet, and indexes them, a few
-     * hundred at a time, each batch in its own transaction, yielding to other requests between
-     * batches. The file is read only once the import may start, and whole before a link is added, so
-     * that an upload cut short or over the size limit changes nothing; its chunks are decoded and
-     * parsed one slice at a time, never as one text.
+     * Adds the file's http(s) links that the owner does not have yet, and indexes them, a batch at
+     * a time, each batch's bookmarks and index entries in one transaction, yielding to other
+     * requests between batches. The file is read only once the import may start, and read whole
+     * and checked to its end before a link is added, so that an upload cut short, over the size
+     * limit or unreadable changes nothing; its chunks are decoded and parsed one slice at a time,
+     * never as one text. An import that stops between two batches keeps the batches before, and
+     * its row tells the owner so (`cutShortImport`).
      */
     import(ownerId: string, readFile: (onBytes: (bytes: number) => void) => Promise<readonly Uint8Array[]>): Promise<BookmarkImportReply> {
       return imports.run(ownerId, async () => {
@@ -245,7 +221,8 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
         try {
           const file = await readFile((bytes) => (progress.bytes += bytes));
           progress.phase = 'reading';
-          const reply = await importFile(ownerId, file, progress);
+          const reply = await importWhole(ownerId, file, progress);
+          if (reply.imported > 0) await index.settle();
           Object.assign(progress, { phase: 'done', imported: reply.imported, skipped: reply.skipped });
           return reply;
         } catch (error) {
@@ -261,11 +238,22 @@ export function createBookmarksService({ store, index, clock }: { store: Bookmar
       return progress ? { ...progress } : null;
     },
 
-    export(ownerId: string): AsyncIterable<string> {
-      async function* bookmarks() {
-        for await (const row of store.all(ownerId)) yield fromRow(row);
+    /** The owner's latest import that stopped before it had written every link, on any server. */
+    async cutShortImport(ownerId: string): Promise<CutShortBookmarkImport | null> {
+      const record = await importRecords.latestCutShort(ownerId, clock.now());
+      return record ? cutShortReply(record) : null;
+    },
+
+    /** Forgets an import that was cut short: its bookmarks stay. */
+    async dismissCutShortImport(ownerId: string, id: string): Promise<void> {
+      if (!(await importRecords.dismiss(ownerId, id, clock.now()))) throw notFound('Cut-short import');
+    },
+
+    async *export(ownerId: string): AsyncIterable<string> {
+      async function* bookmarksIn(root: FolderRoot, folder: string[]) {
+        for await (const row of store.inFolder(ownerId, root, folder)) yield { ...fromRow(row), keyword: row.keyword ?? undefined };
       }
-      return writeNetscapeFile(bookmarks());
+      yield* writeNetscapeFile({ folders: await store.folders(ownerId), bookmarksIn });
     },
   };
 }

@@ -1,9 +1,11 @@
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type Transaction, sql } from 'kysely';
 import { BOOKMARK_GROUP_COUNT, BOOKMARK_LIMITS, type BookmarkGroup, type BookmarkInput, foldTag } from '../../../contract/bookmarks.ts';
 import type { Database } from '../storage/schema.ts';
-import { statementSlices } from '../storage/statement-rows.ts';
+import type { Dialect } from '../storage/database.ts';
+import { insertStatements } from '../storage/statement-rows.ts';
 import { count, type FacetCounts, spelledTags, spellings, tagCounts, writeCounts } from './bookmark-facets.ts';
 import { BOOKMARK_COLUMNS, type BookmarkRow, rowFields } from './bookmark-row.ts';
+import type { FolderRoot } from './netscape-file-reader.ts';
 
 /** A position in the newest-first list: the last row a page showed. */
 export type ListPosition = { createDate: number; id: number };
@@ -18,8 +20,14 @@ export type ListFilter = {
 /** What heads the list: its groups, how many bookmarks it holds, and the tag it is filtered by as the owner spells it. */
 export type ListSummary = { host_groups: BookmarkGroup[]; tag_groups: BookmarkGroup[]; total: number; tag: string | undefined };
 
-/** A bookmark to write, with the times it carries. */
-export type NewBookmark = BookmarkInput & { createDate: number; updateDate: number };
+/** Where an imported bookmark sat in the browser's tree, and its keyword (0025). */
+export type BookmarkPlace = { root: FolderRoot; folder: string[]; keyword: string | undefined };
+
+/** A folder of the owner's bookmarks, and when its oldest was made (epoch ms). */
+export type StoredFolder = { root: FolderRoot; folder: string[]; first: number };
+
+/** A bookmark to write, with the times it carries, and where it sat when it comes from a file. */
+export type NewBookmark = BookmarkInput & { createDate: number; updateDate: number; place?: BookmarkPlace | undefined };
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -30,37 +38,54 @@ type TagRow = { bookmark_id: number; owner_id: string; tag: string; create_date:
 const tagRows = (ownerId: string, id: number, tags: string[], createDate: number): TagRow[] =>
   tags.map((tag) => ({ bookmark_id: id, owner_id: ownerId, tag, create_date: createDate }));
 
-async function insertTags(db: Db, rows: TagRow[]) {
-  for (const slice of statementSlices(rows)) await db.insertInto('bookmark_tags').values(slice).execute();
+const TAG_TYPES = { bookmark_id: 'bigint', owner_id: 'text', tag: 'text', create_date: 'bigint' };
+
+async function insertTags(db: Db, dialect: Dialect, rows: TagRow[]) {
+  for (const insert of insertStatements(db, dialect, 'bookmark_tags', rows, TAG_TYPES)) await insert.execute();
 }
+
+/** The PostgreSQL types of a bookmark's columns, as an import writes them (statement-rows.ts). */
+const BOOKMARK_TYPES = {
+  owner_id: 'text', title: 'text', link: 'text', link_key: 'text', host: 'text', tags: 'text', note: 'text',
+  create_date: 'bigint', update_date: 'bigint', folder_root: 'text', folder: 'text', keyword: 'text',
+};
 
 /**
  * Inserts those of the bookmarks whose link the owner does not have yet (of a link given twice,
  * the first), with their tags, a few statements for them all, and counts them; the rows written,
  * in the order given. Their tags take the spellings the owner already uses (`known`).
  */
-async function insertNew(db: Db, ownerId: string, given: NewBookmark[], known: Map<string, string>, counts: FacetCounts): Promise<BookmarkRow[]> {
+async function insertNew(
+  db: Db,
+  dialect: Dialect,
+  ownerId: string,
+  given: NewBookmark[],
+  known: Map<string, string>,
+  counts: FacetCounts,
+): Promise<BookmarkRow[]> {
   const rows: BookmarkRow[] = [];
-  for (const slice of statementSlices(given)) {
-    const values = slice.map((bookmark) => ({
-      owner_id: ownerId,
-      ...rowFields({ ...bookmark, tags: spelledTags(bookmark.tags, known) }),
-      create_date: bookmark.createDate,
-      update_date: bookmark.updateDate,
-    }));
+  const values = given.map((bookmark) => ({
+    owner_id: ownerId,
+    ...rowFields({ ...bookmark, tags: spelledTags(bookmark.tags, known) }),
+    create_date: bookmark.createDate,
+    update_date: bookmark.updateDate,
+    // The columns' defaults (0025), written out: every row of a statement of arrays has them all.
+    folder_root: bookmark.place?.root ?? '',
+    folder: JSON.stringify(bookmark.place?.folder ?? []),
+    keyword: bookmark.place?.keyword ?? null,
+  }));
+  for (const insert of insertStatements(db, dialect, 'bookmarks', values, BOOKMARK_TYPES)) {
     rows.push(
-      ...(await db
-        .insertInto('bookmarks')
-        .values(values)
+      ...(await insert
         .onConflict((oc) => oc.columns(['owner_id', 'link']).doNothing())
         .returning(['id', ...BOOKMARK_COLUMNS])
         .execute()),
     );
   }
-  // RETURNING promises no order; ids are given in the order of the VALUES.
+  // RETURNING promises no order; ids are given in the order of the rows.
   rows.sort((a, b) => Number(a.id) - Number(b.id));
   const tags = rows.map((row) => JSON.parse(row.tags) as string[]);
-  await insertTags(db, rows.flatMap((row, n) => tagRows(ownerId, Number(row.id), tags[n]!, Number(row.create_date))));
+  await insertTags(db, dialect, rows.flatMap((row, n) => tagRows(ownerId, Number(row.id), tags[n]!, Number(row.create_date))));
   for (const [n, row] of rows.entries()) count(counts, row.host, tags[n]!, 1);
   return rows;
 }
@@ -78,17 +103,67 @@ export function topGroupsQuery(db: Db, ownerId: string, kind: 'host' | 'tag') {
     .limit(BOOKMARK_GROUP_COUNT);
 }
 
+/** Which part of the list a row of `summaryAndPage` is. */
+type Part = 'host' | 'tag' | 'total' | 'row';
+
+/** A bookmark's columns, empty, in the rows of the list's header (`summaryAndPage`). */
+const EMPTY_ROW = [
+  sql<number | null>`cast(null as bigint)`.as('id'),
+  ...(['title', 'link', 'host', 'tags', 'note'] as const).map((column) => sql<string | null>`cast(null as text)`.as(column)),
+  ...(['create_date', 'update_date'] as const).map((column) => sql<number | null>`cast(null as bigint)`.as(column)),
+];
+
 /** Each user's bookmarks; every query has the owner in its WHERE. */
-export function createBookmarksStore(db: Kysely<Database>) {
+export function createBookmarksStore(db: Kysely<Database>, dialect: Dialect) {
   const selectRow = (from: Db) => from.selectFrom('bookmarks').select(['id', ...BOOKMARK_COLUMNS]);
 
-  /** Every bookmark that is new to the owner, in one transaction; the rows written, in the order given. */
-  async function insertMany(ownerId: string, bookmarks: NewBookmark[]): Promise<BookmarkRow[]> {
+  /**
+   * Up to `limit` of the owner's bookmarks newest first, after `after` when given: by the index of
+   * the owner's list, or of the tag's, which `filter.tag` names as the owner spells it (or as an
+   * expression that gives that spelling).
+   */
+  function pageQuery(
+    ownerId: string,
+    filter: Omit<ListFilter, 'tag'> & { tag?: string | RawBuilder<string> | undefined },
+    after: ListPosition | undefined,
+    limit: number,
+  ) {
+    if (filter.tag !== undefined) {
+      let query = db
+        .selectFrom('bookmark_tags as t')
+        .innerJoin('bookmarks as b', 'b.id', 't.bookmark_id')
+        .select(['b.id', ...BOOKMARK_COLUMNS.map((column) => `b.${column}` as const)])
+        .where('t.owner_id', '=', ownerId)
+        .where('t.tag', '=', filter.tag)
+        .where('b.owner_id', '=', ownerId);
+      if (filter.from !== undefined) query = query.where('t.create_date', '>=', filter.from);
+      if (filter.until !== undefined) query = query.where('t.create_date', '<', filter.until);
+      if (after) query = query.where(sql<boolean>`(t.create_date, t.bookmark_id) < (${after.createDate}, ${after.id})`);
+      return query.orderBy('t.create_date', 'desc').orderBy('t.bookmark_id', 'desc').limit(limit);
+    }
+    let query = selectRow(db).where('owner_id', '=', ownerId);
+    if (filter.from !== undefined) query = query.where('create_date', '>=', filter.from);
+    if (filter.until !== undefined) query = query.where('create_date', '<', filter.until);
+    if (after) query = query.where(sql<boolean>`(create_date, id) < (${after.createDate}, ${after.id})`);
+    return query.orderBy('create_date', 'desc').orderBy('id', 'desc').limit(limit);
+  }
+
+  /**
+   * Every bookmark that is new to the owner, in one transaction, with whatever `alongside` writes
+   * of the rows in it (their index entries): all of it is stored, or none. The rows written, in
+   * the order given.
+   */
+  async function insertMany(
+    ownerId: string,
+    bookmarks: NewBookmark[],
+    alongside: (trx: Transaction<Database>, rows: BookmarkRow[]) => Promise<void> = async () => {},
+  ): Promise<BookmarkRow[]> {
     return db.transaction().execute(async (trx) => {
       const counts: FacetCounts = new Map();
       const known = await spellings(trx, ownerId, bookmarks.flatMap((bookmark) => bookmark.tags));
-      const rows = await insertNew(trx, ownerId, bookmarks, known, counts);
-      await writeCounts(trx, ownerId, counts);
+      const rows = await insertNew(trx, dialect, ownerId, bookmarks, known, counts);
+      await writeCounts(trx, dialect, ownerId, counts);
+      await alongside(trx, rows);
       return rows;
     });
   }
@@ -132,11 +207,11 @@ export function createBookmarksStore(db: Kysely<Database>) {
         const fields = rowFields(input);
         await trx.updateTable('bookmarks').set({ ...fields, update_date: updateDate }).where('owner_id', '=', ownerId).where('id', '=', id).execute();
         await trx.deleteFrom('bookmark_tags').where('bookmark_id', '=', id).where('owner_id', '=', ownerId).execute();
-        await insertTags(trx, tagRows(ownerId, id, input.tags, Number(old.create_date)));
+        await insertTags(trx, dialect, tagRows(ownerId, id, input.tags, Number(old.create_date)));
         const counts: FacetCounts = new Map();
         count(counts, old.host, oldTags, -1);
         count(counts, fields.host, input.tags, 1);
-        await writeCounts(trx, ownerId, counts);
+        await writeCounts(trx, dialect, ownerId, counts);
         return selectRow(trx).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirstOrThrow();
       });
     },
@@ -149,7 +224,7 @@ export function createBookmarksStore(db: Kysely<Database>) {
         await trx.deleteFrom('bookmarks').where('owner_id', '=', ownerId).where('id', 'in', ids).execute();
         const counts: FacetCounts = new Map();
         for (const row of rows) count(counts, row.host, JSON.parse(row.tags) as string[], -1);
-        await writeCounts(trx, ownerId, counts);
+        await writeCounts(trx, dialect, ownerId, counts);
         return rows;
       });
     },
@@ -174,11 +249,11 @@ export function createBookmarksStore(db: Kysely<Database>) {
             .where('owner_id', '=', ownerId)
             .where('id', '=', id)
             .execute();
-          await insertTags(trx, tagRows(ownerId, id, [tag], Number(row.create_date)));
+          await insertTags(trx, dialect, tagRows(ownerId, id, [tag], Number(row.create_date)));
           count(counts, null, [tag], 1);
           changed.push(id);
         }
-        await writeCounts(trx, ownerId, counts);
+        await writeCounts(trx, dialect, ownerId, counts);
         if (changed.length === 0) return [];
         return selectRow(trx).where('owner_id', '=', ownerId).where('id', 'in', changed).orderBy('id').execute();
       });
@@ -216,34 +291,29 @@ export function createBookmarksStore(db: Kysely<Database>) {
     },
 
     /** Up to `limit` bookmarks newest first, after `after` when given. */
-    async page(ownerId: string, filter: ListFilter, after: ListPosition | undefined, limit: number): Promise<BookmarkRow[]> {
-      if (filter.tag !== undefined) {
-        let query = db
-          .selectFrom('bookmark_tags as t')
-          .innerJoin('bookmarks as b', 'b.id', 't.bookmark_id')
-          .select(['b.id', ...BOOKMARK_COLUMNS.map((column) => `b.${column}` as const)])
-          .where('t.owner_id', '=', ownerId)
-          .where('t.tag', '=', filter.tag)
-          .where('b.owner_id', '=', ownerId);
-        if (filter.from !== undefined) query = query.where('t.create_date', '>=', filter.from);
-        if (filter.until !== undefined) query = query.where('t.create_date', '<', filter.until);
-        if (after) query = query.where(sql<boolean>`(t.create_date, t.bookmark_id) < (${after.createDate}, ${after.id})`);
-        return query.orderBy('t.create_date', 'desc').orderBy('t.bookmark_id', 'desc').limit(limit).execute();
-      }
-      let query = selectRow(db).where('owner_id', '=', ownerId);
-      if (filter.from !== undefined) query = query.where('create_date', '>=', filter.from);
-      if (filter.until !== undefined) query = query.where('create_date', '<', filter.until);
-      if (after) query = query.where(sql<boolean>`(create_date, id) < (${after.createDate}, ${after.id})`);
-      return query.orderBy('create_date', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    page(ownerId: string, filter: ListFilter, after: ListPosition | undefined, limit: number): Promise<BookmarkRow[]> {
+      return pageQuery(ownerId, filter, after, limit).execute();
     },
 
     /**
-     * The list's header from the kept counts, in one read (each read is a round trip to
-     * PostgreSQL): the owner's most used hosts and tags over the whole collection, and the number
-     * of bookmarks, or of those with `tag`, which comes back spelled as the owner's bookmarks spell
-     * it (tags compare case-insensitively).
+     * The list's header from the kept counts: the owner's most used hosts and tags over the whole
+     * collection, and the number of bookmarks, or of those with `tag`, which comes back spelled as
+     * the owner's bookmarks spell it (tags compare case-insensitively).
      */
     async summary(ownerId: string, tag?: string): Promise<ListSummary> {
+      return (await this.summaryAndPage(ownerId, tag, undefined)).summary;
+    },
+
+    /**
+     * The list's header (`summary`) and, when `page` is given, its page of bookmarks with the tag
+     * spelled as the header finds it, in one statement: each is a round trip to PostgreSQL, on a
+     * busy machine several milliseconds of a page's few.
+     */
+    async summaryAndPage(
+      ownerId: string,
+      tag: string | undefined,
+      page: { filter: Omit<ListFilter, 'tag'>; after: ListPosition | undefined; limit: number } | undefined,
+    ): Promise<{ summary: ListSummary; rows: BookmarkRow[] }> {
       const counted =
         tag === undefined
           ? db.selectFrom('bookmark_facets').where('owner_id', '=', ownerId).where('kind', '=', 'all').where('key', '=', '')
@@ -253,33 +323,86 @@ export function createBookmarksStore(db: Kysely<Database>) {
               .where('kind', '=', 'tag')
               .where('folded', '=', foldTag(tag))
               .where('doc_count', '>', 0);
-      // Each part is ranked within itself: a union keeps no order of its own.
+      const total = counted.select(['key', 'doc_count']).orderBy('doc_count', 'desc').limit(1);
+      // Each part is ranked within itself: a union keeps no order of its own. The page's columns are
+      // empty in the header's rows, and the header's in the page's.
       const part = (name: 'host' | 'tag' | 'total', query: ReturnType<typeof topGroupsQuery>) =>
         db
           .selectFrom(query.as(name))
-          .select(['key', 'doc_count', sql.lit(name).as('part'), sql<number>`row_number() over (order by doc_count desc, key)`.as('rank')]);
-      const rows = await part('host', topGroupsQuery(db, ownerId, 'host'))
+          .select([
+            sql<Part>`${sql.lit(name)}`.as('part'),
+            sql<number>`row_number() over (order by doc_count desc, key)`.as('rank'),
+            'key',
+            'doc_count',
+            ...EMPTY_ROW,
+          ]);
+      let statement = part('host', topGroupsQuery(db, ownerId, 'host'))
         .unionAll(part('tag', topGroupsQuery(db, ownerId, 'tag')))
-        .unionAll(part('total', counted.select(['key', 'doc_count']).orderBy('doc_count', 'desc').limit(1)))
-        .execute();
-      const groups = (name: 'host' | 'tag') =>
-        rows
-          .filter((row) => row.part === name)
-          .sort((a, b) => Number(a.rank) - Number(b.rank))
-          .map((row) => ({ key: row.key, doc_count: Number(row.doc_count) }));
-      const total = rows.find((row) => row.part === 'total');
+        .unionAll(part('total', total));
+      if (page) {
+        // The tag as the owner spells it: the key of the header's total.
+        const spelled = tag === undefined ? undefined : sql<string>`coalesce((${total.clearSelect().select('key')}), ${tag})`;
+        const rows = pageQuery(ownerId, { ...page.filter, tag: spelled }, page.after, page.limit);
+        statement = statement.unionAll(
+          db
+            .selectFrom(rows.as('page'))
+            .select([
+              sql<Part>`${sql.lit('row')}`.as('part'),
+              sql<number>`row_number() over (order by create_date desc, id desc)`.as('rank'),
+              sql<string>`cast(null as text)`.as('key'),
+              sql<number>`cast(null as bigint)`.as('doc_count'),
+              'id',
+              ...BOOKMARK_COLUMNS,
+            ]),
+        );
+      }
+      const found = (await statement.execute()).sort((a, b) => Number(a.rank) - Number(b.rank));
+      const of = (name: Part) => found.filter((row) => row.part === name);
+      const groups = (name: 'host' | 'tag') => of(name).map((row) => ({ key: row.key, doc_count: Number(row.doc_count) }));
+      const counts = of('total')[0];
       return {
-        host_groups: groups('host'),
-        tag_groups: groups('tag'),
-        total: Number(total?.doc_count ?? 0),
-        tag: tag === undefined ? undefined : (total?.key ?? tag),
+        summary: {
+          host_groups: groups('host'),
+          tag_groups: groups('tag'),
+          total: Number(counts?.doc_count ?? 0),
+          tag: tag === undefined ? undefined : (counts?.key ?? tag),
+        },
+        rows: of('row').map(({ id, title, link, host, tags, note, create_date, update_date }) => ({
+          id: id!,
+          title: title!,
+          link: link!,
+          host: host!,
+          tags: tags!,
+          note,
+          create_date: create_date!,
+          update_date: update_date!,
+        })),
       };
     },
 
-    /** Every bookmark of the owner, oldest first (`create_date`, then id), a page at a time (for the export). */
-    async *all(ownerId: string): AsyncIterable<BookmarkRow> {
+    /**
+     * The owner's folders that hold bookmarks (the browser roots and folders imported bookmarks
+     * came from), each with the date of its oldest bookmark: the export's tree.
+     */
+    async folders(ownerId: string): Promise<StoredFolder[]> {
+      const rows = await db
+        .selectFrom('bookmarks')
+        .select(['folder_root', 'folder', (eb) => eb.fn.min('create_date').as('first')])
+        .where('owner_id', '=', ownerId)
+        .groupBy(['folder_root', 'folder'])
+        .execute();
+      return rows.map((row) => ({ root: row.folder_root as FolderRoot, folder: JSON.parse(row.folder) as string[], first: Number(row.first) }));
+    },
+
+    /** The bookmarks of one folder, oldest first (`create_date`, then id), a page at a time, with their keywords (for the export). */
+    async *inFolder(ownerId: string, root: FolderRoot, folder: string[]): AsyncIterable<BookmarkRow & { keyword: string | null }> {
       for (let after: ListPosition | undefined; ; ) {
-        let query = selectRow(db).where('owner_id', '=', ownerId);
+        let query = db
+          .selectFrom('bookmarks')
+          .select(['id', ...BOOKMARK_COLUMNS, 'keyword'])
+          .where('owner_id', '=', ownerId)
+          .where('folder_root', '=', root)
+          .where('folder', '=', JSON.stringify(folder));
         if (after) query = query.where(sql<boolean>`(create_date, id) > (${after.createDate}, ${after.id})`);
         const page = await query.orderBy('create_date').orderBy('id').limit(EXPORT_PAGE).execute();
         yield* page;

@@ -22,7 +22,7 @@ describe.each(testDialects)('bookmarks on %s', (dialect) => {
   const message = async (response: { json(): unknown }) => ErrorReply.parse(response.json()).message;
 
   describe('create and read', () => {
-    it('creates with trimmed fields, tags split as spec §5 says, times from the clock', async () => {
+    it('creates with trimmed fields, tags split as docs/behaviour/bookmarks.md says, times from the clock', async () => {
       const created = await alice.create({ title: '  Rust Book ', link: ' https://doc.rust-lang.org/book/ ', tags: ' rust,  learning , ', note: '  chapters  ' });
       expect(created).toEqual({
         id: created.id,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bookmarkFixture } from '../test/bookmark-import.ts';
 import { bookmarkFileText } from './bookmark-file-text.ts';
-import { type FileBookmark, readNetscapeFile } from './netscape-file-reader.ts';
+import { type FileBookmark, MAX_OPEN_ELEMENTS, readNetscapeFile } from './netscape-file-reader.ts';
 
 /** Every link of a file whose bytes arrive in the chunks given, and how the file ended. */
 async function read(chunks: Uint8Array[]) {
@@ -59,5 +59,31 @@ describe('reading a bookmarks file chunk by chunk', () => {
 
   it('refuses a file without the doctype at its start, however it is cut', async () => {
     await expect(read(cut(Buffer.from('<html><DL><DT><A HREF="https://a.example/">A</A></DL>'), 2))).rejects.toThrow(/not a browser bookmarks file/);
+  });
+});
+
+/** A file of `depth` folders, each inside the one before, as a browser writes one, with a link in the deepest. */
+function nestedFolders(depth: number): Buffer {
+  const open = '<DT><H3>folder</H3>\n<DL><p>\n'.repeat(depth);
+  const close = '</DL><p>\n'.repeat(depth);
+  return Buffer.from(`<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n${open}<DT><A HREF="https://deep.example/">Deep</A>\n${close}</DL><p>\n`);
+}
+
+describe('how deep a file may nest', () => {
+  it('reads folders nested 300 deep, their first 300 as the link’s folders', async () => {
+    const { links } = await read(cut(nestedFolders(300), 64 * 1024));
+    expect(links).toHaveLength(1);
+    expect(links[0]?.folders).toHaveLength(300);
+  });
+
+  it('refuses a file of 100,000 nested folders at the bound, naming its line', async () => {
+    await expect(read(cut(nestedFolders(100_000), 64 * 1024))).rejects.toThrow(
+      new RegExp(`nests more than ${MAX_OPEN_ELEMENTS} elements inside one another \\(line \\d`),
+    );
+  });
+
+  it('counts elements that are not lists, such as a description’s unclosed bold', async () => {
+    const links = Array.from({ length: MAX_OPEN_ELEMENTS }, (_, i) => `<DT><A HREF="https://example.org/${i}">${i}</A>\n<DD><b>note\n`).join('');
+    await expect(read([Buffer.from(`<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n${links}</DL>\n`)])).rejects.toThrow(/nests more than/);
   });
 });

@@ -6,8 +6,12 @@ export type FileBookmark = {
   line: number;
   title: string;
   link: string;
-  /** Its folders, outermost first, each one tag whatever it holds. */
+  /** The browser's root folder it sits in: the menu (the file's top list), the toolbar, or "other bookmarks". */
+  root: FolderRoot;
+  /** Its folders below that root, outermost first, each one tag whatever it holds. */
   folders: string[];
+  /** Its `SHORTCUTURL`, the keyword a browser opens it by. */
+  keyword: string;
   /** Its TAGS, split on commas (the format's separator; a tag may hold spaces). */
   tags: string[];
   note: string;
@@ -16,6 +20,9 @@ export type FileBookmark = {
   modified: string | undefined;
 };
 
+/** The browsers' root folders: '' stands for the menu, which is the file's own top list. */
+export type FolderRoot = '' | 'toolbar' | 'unfiled';
+
 /** How the file ended: `cutShort` when it stopped inside its list, before the list was closed. */
 export type FileEnd = { cutShort: boolean };
 
@@ -23,11 +30,23 @@ export type FileEnd = { cutShort: boolean };
 const HEAD_LENGTH = 1024;
 const DOCTYPE = /^\s*(?:\uFEFF)?<!DOCTYPE\s+NETSCAPE-Bookmark-file-1>/i;
 
-/** The browsers' root folders hold everything; they are not topics, so they give no tag. */
-const ROOT_FOLDER_MARKS = ['personal_toolbar_folder', 'unfiled_bookmarks_folder'];
+/** The browsers' root folders hold everything; they are not topics, so they give no tag, but they are kept as the link's root. */
+const ROOT_FOLDER_MARKS = { personal_toolbar_folder: 'toolbar', unfiled_bookmarks_folder: 'unfiled' } as const;
+
+/** A folder open around the entries being read: a named one, a browser root, or the file's own top list. */
+type OpenFolder = { name: string } | { root: FolderRoot } | null;
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Elements that start another entry of the list, and so end a link, heading or note left open. */
 const ENTRY_STARTS = new Set(['a', 'dt', 'dd', 'dl', 'hr', ...HEADINGS]);
+
+/**
+ * Elements a file may hold open at once. The parser keeps its open elements in a list that it
+ * grows and shrinks at the front, so that opening one costs as much as the depth and a file of
+ * nested lists took time as the square of its depth: refused past the bound, a file is read in
+ * time linear in its length. A browser's file opens three elements per folder (`<DL><p><DT>`), so this is over
+ * 300 folders inside one another, past the 50 tags a bookmark keeps.
+ */
+export const MAX_OPEN_ELEMENTS = 1000;
 
 const splitTagsAttribute = (value: string | undefined) => (value ?? '').split(',').flatMap((tag) => tag.trim() || []);
 
@@ -80,15 +99,17 @@ async function* withHead(texts: AsyncIterable<string>): AsyncGenerator<string, v
  */
 export async function* readNetscapeFile(texts: AsyncIterable<string>): AsyncGenerator<FileBookmark[], FileEnd, void> {
   let read: FileBookmark[] = [];
-  const folders: Array<string | null> = [];
-  let pendingFolder: string | null = null;
-  let heading: { text: string; root: boolean } | null = null;
+  const folders: OpenFolder[] = [];
+  let pendingFolder: OpenFolder = null;
+  let heading: { text: string; root: FolderRoot | null } | null = null;
   let link: FileBookmark | null = null;
   /** The last link read, kept back until the next entry shows whether a `<DD>` describes it. */
   let described: FileBookmark | null = null;
   let note: string[] | null = null;
   let ending = false;
   let cutShort = false;
+  /** Elements the parser holds open: each is opened once and closed once, whether the file closes it or not. */
+  let open = 0;
   const lines = lineCounter();
 
   const endLink = () => {
@@ -108,13 +129,20 @@ export async function* readNetscapeFile(texts: AsyncIterable<string>): AsyncGene
   };
   const endHeading = () => {
     if (!heading) return;
-    pendingFolder = heading.root ? null : heading.text.trim();
+    pendingFolder = heading.root === null ? { name: heading.text.trim() } : { root: heading.root };
     heading = null;
   };
 
   const parser = new Parser(
     {
       onopentag(name, attributes) {
+        if (++open > MAX_OPEN_ELEMENTS) {
+          const line = lines.lineAt(parser.startIndex).toLocaleString('en');
+          throw new AppError(
+            400,
+            `This bookmarks file nests more than ${MAX_OPEN_ELEMENTS} elements inside one another (line ${line}): no browser writes one so deep, and nothing was imported`,
+          );
+        }
         if (name === 'br' || name === 'p') {
           note?.push('\n');
           return;
@@ -130,7 +158,8 @@ export async function* readNetscapeFile(texts: AsyncIterable<string>): AsyncGene
         }
         if (name !== 'dt') release();
         if (HEADINGS.has(name)) {
-          heading = { text: '', root: name === 'h1' || ROOT_FOLDER_MARKS.some((mark) => mark in attributes) };
+          const mark = Object.entries(ROOT_FOLDER_MARKS).find(([attribute]) => attribute in attributes);
+          heading = { text: '', root: mark ? mark[1] : name === 'h1' ? '' : null };
         } else if (name === 'dl') {
           folders.push(pendingFolder);
           pendingFolder = null;
@@ -139,7 +168,9 @@ export async function* readNetscapeFile(texts: AsyncIterable<string>): AsyncGene
             line: lines.lineAt(parser.startIndex),
             title: '',
             link: (attributes.href ?? '').trim(),
-            folders: folders.filter((folder) => folder !== null),
+            root: folders.flatMap((folder) => (folder !== null && 'root' in folder ? [folder.root] : [])).at(-1) ?? '',
+            folders: folders.flatMap((folder) => (folder !== null && 'name' in folder ? [folder.name] : [])),
+            keyword: (attributes.shortcuturl ?? '').trim(),
             tags: splitTagsAttribute(attributes.tags),
             note: '',
             added: attributes.add_date,
@@ -153,6 +184,7 @@ export async function* readNetscapeFile(texts: AsyncIterable<string>): AsyncGene
         else note?.push(data);
       },
       onclosetag(name, isImplied) {
+        open--;
         if (name === 'a') endLink();
         else if (HEADINGS.has(name)) endHeading();
         else if (name === 'dd') endNote();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type BookRow, fromRow, replyBook, replyBookJson } from './book-row.ts';
+import { type BookRow, bookIdsOfReply, fromRow, replyBook, replyBookJson, replyPageJson } from './book-row.ts';
 
 /** Any text a catalogue may hold: every code unit, lone surrogates and quotes included. */
 const text = fc.string({ unit: 'binary', maxLength: 40 });
@@ -45,5 +45,20 @@ describe('a book of a reply written from its row', () => {
     const stored = fc.sample(row, { numRuns: 1, seed: 7 })[0]!;
     expect(JSON.parse(replyBookJson({ ...stored, comment: 'A tale' }, 3, false))).not.toHaveProperty('comment');
     expect(JSON.parse(replyBookJson({ ...stored, comment: null }, 3, true))).toMatchObject({ index: 3, comment: null });
+  });
+});
+
+describe("the ids of a reply's books, read without parsing it", () => {
+  it('are the ids its parsed books have, in their order, whatever the books hold', () => {
+    // An identifier of type "id" and a title like a book's start, among the arbitrary ones.
+    const tricky = row.map((stored) => ({ ...stored, identifiers: JSON.stringify({ id: stored.title }), title: `},{"id":"${stored.title}` }));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(row, tricky), { maxLength: 12 }), fc.boolean(), (rows, withComment) => {
+        const reply = `{"total":${rows.length},"library_folder":"","files_served":true,"books":${replyPageJson(rows, 0, withComment)}}`;
+        const parsed = JSON.parse(reply) as { books: { id: string }[] };
+        expect(bookIdsOfReply(reply)).toEqual(parsed.books.map((book) => book.id));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

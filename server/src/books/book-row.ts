@@ -157,3 +157,14 @@ export function replyBookJson(row: BookRow, index: number, withComment: boolean)
 /** A page of rows as the reply's JSON array of books, the first at `from`. */
 export const replyPageJson = (rows: readonly BookRow[], from: number, withComment: boolean) =>
   `[${rows.map((row, position) => replyBookJson(row, from + position, withComment)).join(',')}]`;
+
+/**
+ * The ids of a reply's books, read from its JSON without parsing it: each book is an object in the
+ * `books` array whose first key is `id` (`replyBookJson`, `replyBook`), so it starts right after
+ * `[` or `},`. No other object of a reply does (a book's fields hold no list of objects), and in a
+ * string value every `"` is escaped.
+ */
+export function bookIdsOfReply(replyJson: string): string[] {
+  const starts = /(?:\[|\},)\{"id":("(?:[^"\\]|\\.)*")/g;
+  return [...replyJson.matchAll(starts)].map((match) => JSON.parse(match[1]!) as string);
+}

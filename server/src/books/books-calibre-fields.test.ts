@@ -9,7 +9,7 @@ import { emptyCatalogue } from '../test/empty-catalogue.ts';
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name));
 
-describe.each(testDialects)('what Calibre has beyond the spec’s book, on %s', (dialect) => {
+describe.each(testDialects)('what Calibre has beyond the book’s first fields, on %s', (dialect) => {
   let t: TestApp;
   let admin: string;
 

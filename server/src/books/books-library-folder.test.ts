@@ -7,8 +7,8 @@ import { migrate, openStorage } from '../storage/database.ts';
 import { migrationProvider } from '../storage/migration-provider.ts';
 import { bearer, createTestDatabase, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import { multipart } from '../test/multipart.ts';
-import { createPostgresCatalogue } from './books.search.postgres.ts';
-import { createSqliteCatalogue } from './books.search.sqlite.ts';
+import { createPostgresCatalogue } from './catalogue.postgres.ts';
+import { createSqliteCatalogue } from './catalogue.sqlite.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures/calibre');
 /** Where calibre made the fixture library (make-calibre-fixtures.sh). */
@@ -117,7 +117,7 @@ describe.each(testDialects)('migration 0011 on %s', (dialect) => {
 
       await migrate(storage);
 
-      const catalogue = storage.sqliteFile ? createSqliteCatalogue(storage.db, storage.sqliteFile) : createPostgresCatalogue(storage.db);
+      const catalogue = storage.sqliteFile ? createSqliteCatalogue(storage.db, storage.sqliteFile) : createPostgresCatalogue(storage.db, storage.postgres!);
       try {
         expect(await catalogue.libraryFolder()).toBe('/home/me/Calibre Library');
       } finally {

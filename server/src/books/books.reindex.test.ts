@@ -4,10 +4,10 @@ import { createPostgresBookmarkIndex } from '../bookmarks/bookmarks.search.postg
 import { createSqliteBookmarkIndex } from '../bookmarks/bookmarks.search.sqlite.ts';
 import { migrate, openStorage } from '../storage/database.ts';
 import { migrationProvider } from '../storage/migration-provider.ts';
+import { workOutStaleData } from '../services.ts';
 import { createTestDatabase, testDialects } from '../test/test-app.ts';
 import { catalogueQuery } from './books.search.ts';
-import { createPostgresCatalogue } from './books.search.postgres.ts';
-import { createSqliteCatalogue } from './books.search.sqlite.ts';
+import { searchedTestCatalogue } from '../test/empty-catalogue.ts';
 
 /** Words as they were folded before migration 0007: NFKD's marks removed, nothing more. */
 const oldFold = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '');
@@ -65,8 +65,10 @@ describe.each(testDialects)('migration 0007 on %s', (dialect) => {
       }
 
       await migrate(storage);
+      expect(await workOutStaleData(storage)).toEqual(['bookmarks.words', 'books.identifier_key']);
+      expect(await workOutStaleData(storage)).toEqual([]);
 
-      const catalogue = storage.sqliteFile ? createSqliteCatalogue(db, storage.sqliteFile) : createPostgresCatalogue(db);
+      const catalogue = searchedTestCatalogue(storage);
       const index = dialect === 'sqlite' ? createSqliteBookmarkIndex(db) : createPostgresBookmarkIndex(db);
       try {
         const books = (keys: string, fields: Array<'title' | 'file_path'> = ['title']) =>

@@ -2,11 +2,13 @@ import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Book, BookIdParams, BookQuery, BookResults, CatalogueLoadBusy, IndexMode, IndexUploadReply } from '../../../contract/books.ts';
+import { Book, BookIdParams, BookQuery, BookResults, BrowseQuery, BrowseReply, CatalogueLoadBusy, IndexMode, IndexUploadReply, SearchPreparing } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
-import type { Authenticator } from '../auth/authenticate.ts';
+import { type Authenticator, guardRoutes } from '../auth/authenticate.ts';
 import { UPLOAD_ROUTE } from '../http/http-limits.ts';
 import { readUpload } from '../http/multipart-upload.ts';
+import { contentReply } from '../http/openapi.ts';
+import { bookIdsOfReply } from './book-row.ts';
 import type { BooksService } from './books.service.ts';
 import { bookCoverUrl, type LibraryFiles } from './library/library.files.ts';
 
@@ -21,12 +23,18 @@ function whenClientLeaves(request: FastifyRequest): AbortSignal {
   return gone.signal;
 }
 
-type Options = { books: BooksService; files: LibraryFiles; authenticator: Authenticator; maxUploadMb: number };
+/** How far a user has read each of these books that has a position (reading/), for the replies' `progress`. */
+export type ProgressOf = (userId: string, bookIds: readonly string[]) => Promise<Map<string, number>>;
 
-export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, files, authenticator, maxUploadMb }) => {
+type Options = { books: BooksService; files: LibraryFiles; authenticator: Authenticator; maxUploadMb: number; progressOf: ProgressOf };
+
+/** The user whose progress a reply shows: a signed-in user or an API token's owner; none for the books key. */
+const readerOf = (request: FastifyRequest): string | null =>
+  request.principal?.kind === 'user' || request.principal?.kind === 'api-token' ? request.principal.user.uid : null;
+
+export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, files, authenticator, maxUploadMb, progressOf }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const security: Array<Record<string, string[]>> = [{ bearer: [] }, { apiKey: [] }];
-  app.addHook('onRequest', authenticator.requireReader);
+  guardRoutes(app, authenticator.requireReader);
   await app.register(multipart);
 
   // Typed without the zod provider: the reply is the JSON bytes the service made as BookResults
@@ -37,12 +45,19 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, fil
       schema: {
         tags: ['books'],
         summary: 'Search the catalogue',
-        security,
+        description: 'Refused with 503 and Retry-After, with how far it is, while the server prepares its first search index',
         querystring: BookQuery,
-        response: { 200: BookResults, 400: ErrorReply, 401: ErrorReply },
+        response: { 200: BookResults, 400: ErrorReply, 401: ErrorReply, 503: SearchPreparing },
       },
     },
-    async (request, reply) => reply.type('application/json; charset=utf-8').send(await books.searchReply(request.query)),
+    async (request, reply) => {
+      const json = await books.searchReply(request.query);
+      const userId = readerOf(request);
+      // The reply kept for everyone, with this user's progress added after its books.
+      const progress = userId === null ? new Map<string, number>() : await progressOf(userId, bookIdsOfReply(json));
+      const sent = progress.size === 0 ? json : `${json.slice(0, -1)},"progress":${JSON.stringify(Object.fromEntries(progress))}}`;
+      return reply.type('application/json; charset=utf-8').send(sent);
+    },
   );
 
   // Typed without the zod provider: the reply is a stream, not a serialised object.
@@ -52,8 +67,7 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, fil
       schema: {
         tags: ['books'],
         summary: 'The whole catalogue as JSON Lines, in the shape the index upload accepts',
-        security,
-        response: { 401: ErrorReply },
+        response: { 200: contentReply('application/x-ndjson', 'One book a line'), 401: ErrorReply },
       },
     },
     async (_request, reply) => {
@@ -68,20 +82,43 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, fil
   );
 
   routes.get(
+    '/api/books/browse',
+    {
+      schema: {
+        tags: ['books'],
+        summary: 'Authors, series, tags, languages, formats or publishers, A–Z, each with its count of books: one letter at a time',
+        description: 'Counted by the search index: refused with 503 and Retry-After, as a search is, until the first index is built',
+        querystring: BrowseQuery,
+        response: { 200: BrowseReply, 400: ErrorReply, 401: ErrorReply, 503: SearchPreparing },
+      },
+    },
+    async (request) => books.browse(request.query.facet, request.query.letter),
+  );
+
+  routes.get(
     '/api/books/:id',
     {
       schema: {
         tags: ['books'],
         summary: 'One book, with its comment and the formats on disk in the library folder',
-        security,
         params: BookIdParams,
         response: { 200: Book, 401: ErrorReply, 404: ErrorReply },
       },
     },
     async (request) => {
       const book = await books.get(request.params.id);
-      const [onDisk, cover] = await Promise.all([files.filesOf(book), files.cover(book)]);
-      return { ...book, files: onDisk, cover_url: cover ? bookCoverUrl(book.id, 'full') : null };
+      const userId = readerOf(request);
+      const [onDisk, cover, progress] = await Promise.all([
+        files.filesOf(book),
+        files.cover(book),
+        userId === null ? null : progressOf(userId, [book.id]),
+      ]);
+      return {
+        ...book,
+        files: onDisk,
+        cover_url: cover ? bookCoverUrl(book.id, 'full') : null,
+        ...(progress === null ? {} : { progress: progress.get(book.id) ?? null }),
+      };
     },
   );
 
@@ -96,7 +133,6 @@ export const booksRoutes: FastifyPluginAsync<Options> = async (app, { books, fil
           'Load an index file (multipart: the field name = update | replace, then the field file); admins only. ' +
           'Its progress is at /api/books/index/current and /api/books/index/events; a 409 answers a second load while ' +
           'one runs (with that one’s progress), and a load cancelled meanwhile (the catalogue as it was)',
-        security: [{ bearer: [] }],
         consumes: ['multipart/form-data'],
         response: { 200: IndexUploadReply, 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 409: CatalogueLoadBusy, 413: ErrorReply },
       },

@@ -1,26 +1,38 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { BookQuery, BookSearchField, CatalogueBook } from '../../../contract/books.ts';
+import type { BookFacet, BookQuery, BookSearchField, BookSort, BrowseEntry, BrowseFilter, CatalogueBook } from '../../../contract/books.ts';
 import type { SearchIndexStatus } from '../../../contract/health.ts';
+import type { Dialect } from '../storage/database.ts';
 import type { Database } from '../storage/schema.ts';
-import { BOOK_FORMATS } from '../../../contract/books.ts';
+import { BOOK_FORMATS, BROWSE_FILTERS } from '../../../contract/books.ts';
+import { AppError } from '../errors.ts';
 import { keyWords, searchTerms } from '../search/search-text.ts';
 import { settingDelete, settingsStore, settingWrite } from '../storage/settings.store.ts';
-import { BOOK_COLUMNS, type BookColumn, type BookRow, fromRow, replyBook } from './book-row.ts';
+import { BOOK_COLUMNS, type BookRow, fromRow, replyBook } from './book-row.ts';
+import type { BookSearch } from './search-index/book-search.ts';
 
 /**
- * One catalogue per installation, behind one interface with an implementation per database. The
- * catalogue is the books' store and their search index at once: a search reads the rows it
- * returns straight from the books it matched.
+ * One catalogue per installation: the books stored in the database (`CatalogueStore`, one
+ * implementation per database), searched by words through the book search (search-index/).
  */
-export interface Catalogue {
+export interface Catalogue extends Omit<CatalogueStore, 'list'> {
+  /** A facet's values with their counts of books, A–Z, as the search index counted them. */
+  facet(facet: BookFacet): Promise<BrowseEntry[]>;
   search(query: CatalogueQuery): Promise<{ total: number; books: CatalogueBook[] }>;
   /**
    * The same search with its page as the reply gives it: a JSON array of the books, each with its
-   * index and with its comment only when asked (book-row.ts, `replyBook`). The word index writes it
-   * in its searching thread; a database's engine serialises its books (`pageOfSearch`).
+   * index and with its comment only when asked (book-row.ts, `replyBook`). The search index writes
+   * it in its searching thread; a listing's books are serialised here (`pageOfSearch`).
    */
   searchPage(query: CatalogueQuery): Promise<{ total: number; page: string }>;
+  /** How far the search index is. */
+  indexStatus(): SearchIndexStatus;
+}
+
+/** The books as the database stores them: it does not index their words. */
+export interface CatalogueStore {
+  /** A search without words: the books by last update, newest first, or as `sort` asks; only those `browse` names. */
+  list(query: CatalogueQuery): Promise<{ total: number; books: CatalogueBook[] }>;
   get(id: string): Promise<CatalogueBook | undefined>;
   /** The books of these ids that are in the catalogue, in no particular order (one query). */
   getMany(ids: readonly string[]): Promise<CatalogueBook[]>;
@@ -35,10 +47,32 @@ export interface Catalogue {
    * load that throws changes nothing. `replace` empties the catalogue first.
    */
   load<T>(mode: 'update' | 'replace', load: (write: (book: CatalogueBook) => Promise<void>) => Promise<T>): Promise<T>;
-  /** How far the word index is (word-index/), when searches use one. */
-  indexStatus?(): SearchIndexStatus;
-  /** Lets go of what the catalogue holds beside the storage (SQLite's search workers). */
+  /** Lets go of what the catalogue holds beside the storage (the search index's threads). */
   close(): Promise<void>;
+}
+
+/** The catalogue of a store searched by `index`: a load tells the index that the catalogue has changed. */
+export function searchedCatalogue(store: CatalogueStore, index: BookSearch): Catalogue {
+  const { list, ...rest } = store;
+  const listPage = pageOfSearch(list);
+  return {
+    ...rest,
+    search: (query) => (query.terms.length === 0 ? list(query) : index.search(query)),
+    searchPage: (query) => (query.terms.length === 0 ? listPage(query) : index.searchPage(query)),
+    facet: (facet) => index.facet(facet),
+    indexStatus: () => index.status(),
+    async load(mode, load) {
+      const result = await store.load(mode, load);
+      // A load ends once a search finds its books; the index before answers meanwhile. A build that
+      // fails shows in the index's status, and the books stay loaded.
+      await index.changed().catch(() => {});
+      return result;
+    },
+    async close() {
+      await index.close();
+      await store.close();
+    },
+  };
 }
 
 export type CatalogueQuery = {
@@ -55,13 +89,25 @@ export type CatalogueQuery = {
    * null: the word index does, since they were a third of the cost of reading a page's rows.
    */
   comments: boolean;
+  /** The order of a listing (a search with words is ranked). */
+  sort: BookSort;
+  /** Browsing: only the books of these authors, series… exactly as named. */
+  browse: Partial<Record<BrowseFilter, string>>;
 };
 
 /** The catalogue's question for a search of the API; fields sorted, so that equal searches are equal. */
 export function catalogueQuery(
-  query: Pick<BookQuery, 'keys' | 'fields' | 'format' | 'from' | 'size'> & Partial<Pick<BookQuery, 'includeComment'>>,
+  query: Pick<BookQuery, 'keys' | 'fields' | 'format' | 'from' | 'size'> &
+    Partial<Pick<BookQuery, 'includeComment' | 'sort' | BrowseFilter>>,
 ): CatalogueQuery {
   const terms = searchTerms(query.keys);
+  const browse = Object.fromEntries(
+    (Object.keys(BROWSE_FILTERS) as BrowseFilter[]).flatMap((filter) => (query[filter] === undefined ? [] : [[filter, query[filter]]])),
+  ) as CatalogueQuery['browse'];
+  const sort = query.sort ?? 'updated';
+  if (terms.length > 0 && (sort !== 'updated' || Object.keys(browse).length > 0)) {
+    throw new AppError(400, 'A search with words is ranked: sort and browsing apply to a listing without words');
+  }
   return {
     terms,
     identifier: terms.length > 0 ? typedIdentifier(query.keys) : '',
@@ -70,6 +116,8 @@ export function catalogueQuery(
     from: query.from,
     size: query.size,
     comments: query.includeComment ?? true,
+    sort,
+    browse,
   };
 }
 
@@ -117,20 +165,15 @@ export function typedIdentifier(keys: string): string {
   return key.length <= MAX_IDENTIFIER_KEY ? key : '';
 }
 
-/**
- * Every stored book in catalogue order, a page of rows at a time (for the export and re-indexing).
- * A migration names the columns that existed when it was written (`columns`); the others read as
- * their defaults (see `fromRow`).
- */
+/** Every stored book in catalogue order, a page of rows at a time (for the export and re-indexing). */
 export async function* bookPages(
   db: Kysely<Database>,
   size: number,
-  columns: readonly BookColumn[] = BOOK_COLUMNS,
 ): AsyncIterable<Array<BookRow & { seq: number }>> {
   for (let after = 0; ; ) {
     const page = await db
       .selectFrom('books')
-      .select(['seq', ...columns])
+      .select(['seq', ...BOOK_COLUMNS])
       .where('seq', '>', after)
       .orderBy('seq')
       .limit(size)
@@ -143,12 +186,52 @@ export async function* bookPages(
 
 const EXPORT_PAGE = 1000;
 
-/** The reads that are the same SQL on both databases. */
-export function catalogueReads(db: Kysely<Database>): Pick<Catalogue, 'get' | 'getMany' | 'all' | 'version' | 'libraryFolder'> {
+/** The reads of the store, the same SQL on both databases but for where books without a time sort. */
+export function catalogueReads(
+  db: Kysely<Database>,
+  dialect: Dialect,
+): Pick<CatalogueStore, 'list' | 'get' | 'getMany' | 'all' | 'version' | 'libraryFolder'> {
   // Asked before every search: built and compiled once.
   const readVersion = settingsStore(db).reader(VERSION_SETTING);
   const readLibraryFolder = settingsStore(db).reader(LIBRARY_FOLDER_SETTING);
+  // SQLite sorts NULL lowest, so DESC already puts books without a time last, as NULLS LAST does
+  // there; both orders are the books_updated index's.
+  const newestFirst = sql.raw(dialect === 'sqlite' ? 'updated desc, seq' : 'updated desc nulls last, seq');
+  // The other orders put books without the value last by `(x is null)` first, which both databases
+  // sort false before true.
+  const orders: Record<BookSort, ReturnType<typeof sql.raw>> = {
+    updated: newestFirst,
+    newest: sql.raw('(created is null), created desc, seq'),
+    title: sql.raw('lower(title), seq'),
+    author: sql.raw('lower(author), lower(title), seq'),
+    published: sql.raw('(publish_date is null), publish_date desc, seq'),
+    rating: sql.raw('(rating is null), rating desc, seq'),
+    series: sql.raw('(series is null), lower(series), series_index, seq'),
+  };
+  // Exact and case-sensitive on both (SQLite's LIKE folds ASCII case, PostgreSQL's does not).
+  const contains = (column: string, part: string) =>
+    dialect === 'sqlite' ? sql`instr(${sql.raw(column)}, ${part}) > 0` : sql`strpos(${sql.raw(column)}, ${part}) > 0`;
+  const browseFilter = ({ browse }: CatalogueQuery) => {
+    const conditions = [];
+    // Authors are kept joined by ' & ': one of them is a whole part between the joins.
+    if (browse.author !== undefined) conditions.push(contains(`' & ' || author || ' & '`, ` & ${browse.author} & `));
+    if (browse.series !== undefined) conditions.push(sql`series = ${browse.series}`);
+    // Tags and languages are kept as JSON lists of strings: one of them is its JSON string in the list.
+    if (browse.tag !== undefined) conditions.push(contains('tags', JSON.stringify(browse.tag)));
+    if (browse.language !== undefined) conditions.push(contains('languages', JSON.stringify(browse.language)));
+    if (browse.publisher !== undefined) conditions.push(sql`publisher = ${browse.publisher}`);
+    return conditions.length === 0 ? sql.raw('') : sql`and ${sql.join(conditions, sql` and `)}`;
+  };
   return {
+    async list(query) {
+      const filters = sql`${formatFilter(query.format)} ${browseFilter(query)}`;
+      const count = await sql<{ n: number | string }>`select count(*) as n from books where 1 = 1 ${filters}`.execute(db);
+      const page = await sql<BookRow>`
+        select ${sql.raw(BOOK_COLUMNS.join(', '))} from books where 1 = 1 ${filters}
+        order by ${orders[query.sort]} limit ${query.size} offset ${query.from}`.execute(db);
+      return { total: Number(count.rows[0]?.n ?? 0), books: page.rows.map(fromRow) };
+    },
+
     async get(id) {
       const row = await db.selectFrom('books').select(BOOK_COLUMNS).where('id', '=', id).executeTakeFirst();
       return row && fromRow(row);

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BookQuery } from '../../../contract/books.ts';
 import { systemClock } from '../clock.ts';
 import { createTestDatabase, openTestStorage, testDialects } from '../test/test-app.ts';
-import { testCatalogue } from '../test/empty-catalogue.ts';
+import { searchedTestCatalogue } from '../test/empty-catalogue.ts';
 import type { Storage } from '../storage/database.ts';
 import { migrate } from '../storage/database.ts';
 import { createBooksService } from './books.service.ts';
@@ -22,9 +22,9 @@ describe.each(testDialects)('the kept search replies on %s', (dialect) => {
     database = await createTestDatabase(dialect);
     storage = await openTestStorage(database);
     await migrate(storage);
-    const inner = testCatalogue(storage);
+    const inner = searchedTestCatalogue(storage);
     searched = 0;
-    // The database's own catalogue, counting the searches that reach it.
+    // The catalogue, counting the searches that reach it.
     catalogue = { ...inner, searchPage: (query) => ((searched += 1), inner.searchPage(query)) };
     await loadTitles(['Dune', 'Emma']);
   });

@@ -1,8 +1,12 @@
 import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
-import { type Book, type BookQuery, type CatalogueBook, type IndexUploadReply } from '../../../contract/books.ts';
+import { type Book, type BookFacet, type BookQuery, type BrowseEntry, type BrowseReply, type CatalogueBook, type IndexUploadReply } from '../../../contract/books.ts';
 import { notFound } from '../errors.ts';
+import { letterOf } from './book-facets.ts';
+
+// The filing of names, for the OPDS catalogue's shelves too.
+export { authorsOf, filingName, letterOf } from './book-facets.ts';
 import { type Catalogue, type CatalogueQuery, catalogueQuery } from './books.search.ts';
 import { type CatalogueLoads, LoadCancelled, type LoadTracker } from './catalogue-loads.ts';
 import { countCalibreBooks, parseCalibreMetadataDb } from './import/calibre-metadata-db.ts';
@@ -13,7 +17,7 @@ import { readSpooledUpload, spoolUpload } from './import/spooled-upload.ts';
 const REPORTED_ERRORS = 100;
 /**
  * The heap the kept replies may take: 350 to 1,600 first pages (5 to 23 KB), more than a household
- * repeats between two loads; 32 MB held at a million books were a tenth of the server.
+ * repeats between two loads.
  */
 const KEPT_REPLY_BYTES = 8 * 1024 * 1024;
 // eslint-disable-next-line no-control-regex -- Latin-1, NUL included
@@ -21,7 +25,7 @@ const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 /**
  * The heap a kept reply takes: V8 keeps a string of Latin-1 characters in a byte each, any other in
  * two. A page with a curly quote or a name in another script is two bytes a character: counted by
- * its length, the kept replies held 15 MB after the benchmark's searches.
+ * its length, the kept replies held twice what they were allowed.
  */
 const heapBytes = (reply: string) => (BEYOND_LATIN1.test(reply) ? 2 : 1) * reply.length;
 /** The searches asked once lately, by their key alone: a reply is kept when its search is asked again. */
@@ -56,10 +60,10 @@ export function createBooksService({
   // cost the most and recur the most: a reply is kept, as the JSON sent, until the catalogue's
   // version changes. Sent again, it costs no query and no serialising. Kept as a string, on the
   // heap: as bytes, each reply was a block of malloc's, and the blocks kept among those evicted
-  // pinned the main thread's malloc heap at 78 MB after a minute of searches (10 MB before).
+  // pinned the main thread's malloc heap long after a minute of searches.
   const replies = new LRUCache<string, string>({ maxSize: keptReplyBytes, sizeCalculation: heapBytes });
   // Kept from the second time it is asked: searches asked once (most of a stream of typed ones)
-  // then neither push the repeated ones out nor each hold 5 KB until they are evicted.
+  // then neither push the repeated ones out nor each hold a page until they are evicted.
   const seen = new LRUCache<string, true>({ max: SEEN_SEARCHES });
 
   // A load writes the library folder with the catalogue's new version: it is read once a version
@@ -74,6 +78,32 @@ export function createBooksService({
       });
     }
     return folderOf.folder;
+  };
+
+  // A facet's values are worked out once a catalogue version (one grouped query), filed by letter.
+  type Filed = { letters: BrowseReply['letters']; byLetter: Map<string, BrowseEntry[]> };
+  const facets = new Map<BookFacet, { version: string; filed: Promise<Filed> }>();
+  const filedFacet = (facet: BookFacet, version: string) => {
+    const kept = facets.get(facet);
+    if (kept?.version === version) return kept.filed;
+    const filed = catalogue.facet(facet).then((entries) => {
+      const byLetter = new Map<string, BrowseEntry[]>();
+      for (const entry of entries) {
+        const letter = letterOf(entry.name, facet);
+        const group = byLetter.get(letter);
+        if (group) group.push(entry);
+        else byLetter.set(letter, [entry]);
+      }
+      const letters = [...byLetter]
+        .map(([letter, values]) => ({ letter, values: values.length }))
+        .sort((a, b) => (a.letter === '#' ? 1 : b.letter === '#' ? -1 : a.letter.localeCompare(b.letter)));
+      return { letters, byLetter };
+    });
+    facets.set(facet, { version, filed });
+    filed.catch(() => {
+      if (facets.get(facet)?.filed === filed) facets.delete(facet);
+    });
+    return filed;
   };
 
   /** The reply's JSON, keys in the contract's order: its books come written (`Catalogue.searchPage`). */
@@ -101,6 +131,13 @@ export function createBooksService({
       return reply;
     },
 
+    /** A facet's values that start with `letter` (the first letter that has any when empty), with their counts. */
+    async browse(facet: BookFacet, letter: string): Promise<BrowseReply> {
+      const { letters, byLetter } = await filedFacet(facet, await catalogue.version());
+      const shown = letter || (letters[0]?.letter ?? '');
+      return { facet, letters, letter: shown, entries: byLetter.get(shown) ?? [] };
+    },
+
     async get(id: string): Promise<Book> {
       const book = await catalogue.get(id);
       if (!book) throw notFound('Book');
@@ -111,6 +148,11 @@ export function createBooksService({
     async getMany(ids: readonly string[]): Promise<CatalogueBook[]> {
       const byId = new Map((await catalogue.getMany(ids)).map((book) => [book.id, book]));
       return ids.flatMap((id) => byId.get(id) ?? []);
+    },
+
+    /** The folder every book's files lie in, as a search reply gives it (`library_folder`). */
+    async libraryFolder(): Promise<string> {
+      return libraryFolderAt(await catalogue.version());
     },
 
     /** Changes whenever a load commits: what is worked out from the whole catalogue is kept by it. */

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AuthReply } from '../../../contract/auth.ts';
 import { type Book, BookResults, IndexUploadReply } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { RANKED_MATCH_LIMIT } from './book-ranking.ts';
@@ -235,6 +236,31 @@ describe.each(testDialects)('books on %s', (dialect) => {
       expect((await search({ keys: '' })).total).toBe(0);
     });
 
+    it('follows the account as it is now, not its token: unmade, an administrator loads and cancels nothing', async () => {
+      expect((await upload(fixture('library.json'), 'replace')).statusCode).toBe(200);
+      const before = (await search({ keys: '' })).total;
+      const setAdmin = (uid: string, made: boolean) =>
+        t.app.inject({ method: 'PUT', url: `/api/admin/users/${uid}`, payload: { admin: made }, headers: bearer(admin) });
+      const carol = await registerUser(t.app);
+      expect((await setAdmin(carol.user.uid, true)).statusCode).toBe(200);
+      const signedIn = await t.app.inject({ method: 'POST', url: '/auth/login', payload: { email: carol.user.email, password: carol.password } });
+      const carolAsAdmin = AuthReply.parse(signedIn.json());
+      expect(carolAsAdmin.user.admin).toBe(true);
+      expect((await setAdmin(carol.user.uid, false)).statusCode).toBe(200);
+
+      const replaced = await upload(Buffer.from('[{"id": "only", "title": "The only book left"}]'), 'replace', carolAsAdmin.idToken);
+      expect(replaced.statusCode, replaced.body).toBe(403);
+      expect(ErrorReply.parse(replaced.json()).message).toBe('Only administrators may load the catalogue');
+      const cancelled = await t.app.inject({ method: 'DELETE', url: '/api/books/index/no-such-load', headers: bearer(carolAsAdmin.idToken) });
+      expect(cancelled.statusCode).toBe(403);
+      expect((await search({ keys: '' })).total).toBe(before);
+
+      // Made administrator, a user's token issued before loads at once.
+      const dave = await registerUser(t.app);
+      expect((await setAdmin(dave.user.uid, true)).statusCode).toBe(200);
+      expect((await upload(fixture('library.json'), 'update', dave.idToken)).statusCode).toBe(200);
+    });
+
     it('refuses a bad mode and a missing file', async () => {
       expect((await upload(fixture('library.json'), 'merge')).statusCode).toBe(400);
       const noFile = multipart([['name', 'update']]);
@@ -395,7 +421,7 @@ describe.each(testDialects)('books on %s', (dialect) => {
       [{ format: 'docx' }, /format: must be empty or one of/],
       [{ fields: 'title,isbn' }, /fields/],
       [{ includeComment: 'yes' }, /includeComment: must be true or false/],
-      [{ sort: 'title' }, /Unrecognized key: "sort"/],
+      [{ order: 'title' }, /Unrecognized key: "order"/],
     ])('answers %j with a 400', async (query, message) => {
       const response = await t.app.inject({
         url: '/api/books',
@@ -432,11 +458,8 @@ describe.each(testDialects)('books on %s', (dialect) => {
     }
     const { Readable } = await import('node:stream');
     const { createBooksService } = await import('./books.service.ts');
-    const { createSqliteCatalogue } = await import('./books.search.sqlite.ts');
-    const { createPostgresCatalogue } = await import('./books.search.postgres.ts');
-    const catalogue = t.storage.sqliteFile
-      ? createSqliteCatalogue(t.storage.db, t.storage.sqliteFile)
-      : createPostgresCatalogue(t.storage.db);
+    const { searchedTestCatalogue } = await import('../test/empty-catalogue.ts');
+    const catalogue = searchedTestCatalogue(t.storage);
     const { createCatalogueLoads } = await import('./catalogue-loads.ts');
     const { createLocalLoadSharing } = await import('./catalogue-load-sharing.ts');
     const { systemClock } = await import('../clock.ts');

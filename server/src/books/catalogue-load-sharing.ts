@@ -22,7 +22,7 @@ export type LoadSharing = {
   close(): Promise<void>;
 };
 
-/** SQLite: one server per file (DESIGN), so the process's own registry is the whole truth. */
+/** SQLite: one server per file (docs/architecture.md, Storage), so the process's own registry is the whole truth. */
 export function createLocalLoadSharing(): LoadSharing {
   return {
     acquire: async () => async () => {},

@@ -3,8 +3,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CATALOGUE_LOAD_EVENT, CatalogueLoad, CatalogueLoadParams, CurrentCatalogueLoad } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
-import type { Authenticator } from '../auth/authenticate.ts';
+import { type Authenticator, guardRoutes } from '../auth/authenticate.ts';
 import { notFound } from '../errors.ts';
+import { contentReply } from '../http/openapi.ts';
 import type { CatalogueLoads } from './catalogue-loads.ts';
 
 /** Proxies close idle connections; a comment line now and then keeps the stream open. */
@@ -18,8 +19,7 @@ type Options = { loads: CatalogueLoads; authenticator: Authenticator };
  */
 export const catalogueLoadsRoutes: FastifyPluginAsync<Options> = async (app, { loads, authenticator }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const security: Array<Record<string, string[]>> = [{ bearer: [] }, { apiKey: [] }];
-  app.addHook('onRequest', authenticator.requireReader);
+  guardRoutes(app, authenticator.requireReader);
   // Open streams would hold a shutdown until the browser leaves; end them first.
   const openStreams = new Set<PassThrough>();
   app.addHook('preClose', async () => {
@@ -32,7 +32,6 @@ export const catalogueLoadsRoutes: FastifyPluginAsync<Options> = async (app, { l
       schema: {
         tags: ['books'],
         summary: 'The running catalogue load, else the last one; null when there has been none',
-        security,
         response: { 200: CurrentCatalogueLoad, 401: ErrorReply },
       },
     },
@@ -46,8 +45,7 @@ export const catalogueLoadsRoutes: FastifyPluginAsync<Options> = async (app, { l
       schema: {
         tags: ['books'],
         summary: `Server-Sent Events: a "${CATALOGUE_LOAD_EVENT}" event with the current load (if any), then as every load goes`,
-        security,
-        response: { 401: ErrorReply },
+        response: { 200: contentReply('text/event-stream', 'The events, until the client leaves'), 401: ErrorReply },
       },
     },
     (request, reply) => {
@@ -81,7 +79,6 @@ export const catalogueLoadsRoutes: FastifyPluginAsync<Options> = async (app, { l
       schema: {
         tags: ['books'],
         summary: 'One catalogue load’s progress, while it runs and for a while after',
-        security,
         params: CatalogueLoadParams,
         response: { 200: CatalogueLoad, 401: ErrorReply, 404: ErrorReply },
       },
@@ -100,7 +97,6 @@ export const catalogueLoadsRoutes: FastifyPluginAsync<Options> = async (app, { l
       schema: {
         tags: ['books'],
         summary: 'Cancels a running catalogue load: it rolls back, and the catalogue stays as it was; admins only',
-        security: [{ bearer: [] }],
         params: CatalogueLoadParams,
         response: { 200: CatalogueLoad, 401: ErrorReply, 403: ErrorReply, 404: ErrorReply },
       },

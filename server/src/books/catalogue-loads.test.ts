@@ -90,7 +90,8 @@ describe.each(testDialects)('catalogue loads on %s', (dialect) => {
     expect(seen.at(-1)).toMatchObject({ phase: 'done', read: 60_000, written: 54_000, errors: 6000, bytes: file.length, estimated_total: 60_000 });
     expect(await current()).toMatchObject({ id: receiving.id, phase: 'done' });
     expect(await search('progress')).toBe(54_000);
-  });
+    // A guard against a hang: the 60,000 records took over a minute on two cores at a load average of 25.
+  }, 300_000);
 
   it('runs one load at a time: a second answers 409 with the running one’s progress, and goes once it has ended', async () => {
     const sending = heldUpload(catalogue(100, 'First'), 'update');

@@ -132,13 +132,17 @@ export function createCatalogueLoads({ clock, sharing }: { clock: Clock; sharing
       if (wait <= 0) tell();
       else pending = setTimeout(tell, wait);
     };
+    let ending = false;
+    // The load shows as ended only once its lock is let go: a client that sees it ended may at
+    // once begin the next load, which must not find this one still holding the lock.
     const end = async (phase: 'done' | 'failed' | 'cancelled', message: string | null) => {
-      if (!isRunning(load)) return;
-      Object.assign(load, { phase, message, finished_at: new Date(clock.now()).toISOString() });
+      if (ending) return;
+      ending = true;
       cancels.delete(load.id);
       try {
         await release();
       } finally {
+        Object.assign(load, { phase, message, finished_at: new Date(clock.now()).toISOString() });
         running = null;
         tell();
         becameIdle();

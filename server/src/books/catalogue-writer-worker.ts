@@ -13,31 +13,15 @@ const values = (list: readonly unknown[]) => list as SQLInputValue[];
 
 function open() {
   writer.exec('PRAGMA busy_timeout = 10000');
-  // A larger page cache keeps the word indexes' pages in memory through a long import.
-  writer.exec('PRAGMA cache_size = -16384');
-  const statements = {
-    insert: writer.prepare(setup.insert),
-    find: writer.prepare(setup.find),
-    update: writer.prepare(setup.update),
-    unindex: setup.unindex.map((sql) => writer.prepare(sql)),
-    index: setup.index.map((sql) => writer.prepare(sql)),
-  };
+  const statements = { insert: writer.prepare(setup.insert) };
   writer.exec('BEGIN IMMEDIATE');
   if (setup.start) writer.exec(setup.start);
   const read = setup.read && (writer.prepare(setup.read.sql).get(...values(setup.read.parameters)) as { value: string } | undefined);
   return { statements, value: read?.value };
 }
 
-function write({ statements }: ReturnType<typeof open>, [row, ...indexed]: WrittenBook) {
-  // Most books are new (all of them in a replace): try the insert first, look up only on a clash.
-  const inserted = statements.insert.run(...values(row));
-  let seq = Number(inserted.lastInsertRowid);
-  if (inserted.changes === 0) {
-    seq = (statements.find.get(row[0] as string) as { seq: number }).seq;
-    statements.update.run(...values(row));
-    for (const unindex of statements.unindex) unindex.run(seq);
-  }
-  statements.index.forEach((statement, index) => statement.run(seq, ...values(indexed[index]!)));
+function write({ statements }: ReturnType<typeof open>, row: WrittenBook) {
+  statements.insert.run(...values(row));
 }
 
 function end(message: FromWriter) {

@@ -3,8 +3,8 @@ import { moduleBeside } from '../server-files.ts';
 
 export type CompiledStatement = { sql: string; parameters: readonly unknown[] };
 
-/** A book as its statements bind it: its row (its id first, `?1`), then each word index's columns. */
-export type WrittenBook = [row: unknown[], ...indexed: unknown[][]];
+/** A book as its statement binds it: its row, its id first (`?1`). */
+export type WrittenBook = unknown[];
 
 export type WriterSetup = {
   file: string;
@@ -12,13 +12,8 @@ export type WriterSetup = {
   start: string | undefined;
   /** Read once it has begun: the stored value the load starts from (its library folder). */
   read: CompiledStatement | undefined;
+  /** Inserts a book, or updates the one of its id. */
   insert: string;
-  find: string;
-  update: string;
-  /** One per word index, each given the book's `seq`. */
-  unindex: string[];
-  /** One per word index, each given the book's `seq` and then that index's columns. */
-  index: string[];
 };
 
 export type ToWriter = { type: 'books'; books: WrittenBook[] } | { type: 'commit'; finish: CompiledStatement[] } | { type: 'rollback' };
@@ -39,13 +34,10 @@ const CHARACTERS_PER_MESSAGE = 512 * 1024;
  */
 const MESSAGES_AHEAD = 4;
 
-/** The writer's thread's name, which Linux shows (`/proc/<pid>/task/<thread>/comm`, its first 15 bytes). */
-export const WRITER_THREAD_NAME = 'catalogue-writer';
-
 /** A book's text, about: what its message costs to copy and to hold. */
 const characters = (book: WrittenBook) => {
   let count = 0;
-  for (const values of book) for (const value of values) if (typeof value === 'string') count += value.length;
+  for (const value of book) if (typeof value === 'string') count += value.length;
   return count;
 };
 
@@ -58,10 +50,7 @@ const characters = (book: WrittenBook) => {
  */
 export async function openCatalogueWriter(setup: WriterSetup) {
   const worker = new Worker(moduleBeside(import.meta.url, './catalogue-writer-worker'), {
-    name: WRITER_THREAD_NAME,
     workerData: setup,
-    // It holds a few messages of books at a time: small heaps keep the load's memory where it was.
-    resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 24 },
   });
   const replies: FromWriter[] = [];
   let stopped: Error | undefined;
@@ -75,13 +64,10 @@ export async function openCatalogueWriter(setup: WriterSetup) {
     stopped = error;
     wake();
   });
-  const exited = new Promise<void>((resolve) =>
-    worker.on('exit', () => {
-      stopped ??= new Error('The catalogue writer stopped');
-      wake();
-      resolve();
-    }),
-  );
+  worker.on('exit', () => {
+    stopped ??= new Error('The catalogue writer stopped');
+    wake();
+  });
 
   async function reply(): Promise<FromWriter> {
     for (;;) {
@@ -136,11 +122,6 @@ export async function openCatalogueWriter(setup: WriterSetup) {
       send({ type: 'commit', finish });
       while ((await reply()).type !== 'committed');
       ended = true;
-      // The thread's malloc arena, with the page cache it freed, goes back to glibc's free arenas as
-      // the thread ends; the word index's building thread, started once the load is answered, then
-      // takes that arena and fills what it freed, rather than a new one beside it (docs/decisions.md,
-      // "The writer's arena").
-      await exited;
     },
 
     /** Leaves the catalogue as it was; nothing to do once the writer has failed (its failure rolled back). */

@@ -5,13 +5,14 @@ import { htmlText } from '../search/search-text.ts';
  * The text each search field indexes: the comment without its markup, every file path of the
  * book below its library folder. Each engine then reduces it to words (see search-text.ts).
  *
- * Tags and series are words of the comment field, the text about the book: the four fields of the
- * spec's search settings stay as they are, and a search of all of them finds a book by its tags and
- * series (issue 13). Both engines index the comment field apart from titles and authors, so these
- * words cost nothing to the default title search.
+ * Series, tags and identifiers are fields of their own (issue 37: a search of everything finds a
+ * book by them). Tags and series stay words of the comment field too, the text about the book, as
+ * they were since issue 13: a search of the four original fields kept by a client or a script
+ * finds the same books as before. An identifier's value is indexed, not its type, which nearly
+ * every book would share.
  */
 export function indexedText(
-  book: Pick<CatalogueBook, 'id' | 'title' | 'author' | 'comment' | 'path' | 'formats' | 'tags' | 'series'>,
+  book: Pick<CatalogueBook, 'id' | 'title' | 'author' | 'comment' | 'path' | 'formats' | 'tags' | 'series' | 'identifiers'>,
 ): Record<BookSearchField, string> {
   const files = book.formats.length > 0 ? book.formats : [book.path];
   const about = [book.comment ? htmlText(book.comment) : '', ...book.tags, book.series ?? ''];
@@ -20,6 +21,9 @@ export function indexedText(
     author: book.author,
     comment: about.filter(Boolean).join(' '),
     file_path: files.map((file) => pathInLibrary(file, book.id)).join(' '),
+    series: book.series ?? '',
+    tags: book.tags.join(' '),
+    identifiers: Object.values(book.identifiers).join(' '),
   };
 }
 

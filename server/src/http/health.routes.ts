@@ -2,12 +2,11 @@ import { sql } from 'kysely';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorReply } from '../../../contract/errors.ts';
-import { HealthReply, type SearchIndexStatus } from '../../../contract/health.ts';
+import { HealthReply, type LibraryStatus, type SearchIndexStatus } from '../../../contract/health.ts';
 import { AppError } from '../errors.ts';
-import type { LibraryWatcher } from '../books/library/library.watcher.ts';
 import type { Storage } from '../storage/database.ts';
 
-type Options = { storage: Storage; library: Pick<LibraryWatcher, 'status'> | null; catalogue: { indexStatus(): SearchIndexStatus | undefined } };
+type Options = { storage: Storage; library: { status(): LibraryStatus } | null; catalogue: { indexStatus(): SearchIndexStatus | undefined } };
 
 export const healthRoutes: FastifyPluginAsync<Options> = async (app, { storage, library, catalogue }) => {
   app.withTypeProvider<ZodTypeProvider>().get(

@@ -24,7 +24,7 @@ const BOOK = {
 };
 
 /**
- * DESIGN §7: control characters are stripped at the edge, and search words are capped, so that
+ * docs/behaviour/bad-input-and-limits.md: control characters are stripped at the edge, and search words are capped, so that
  * PostgreSQL answers as SQLite does instead of failing with a 500.
  */
 describe.each(testDialects)('hostile input on %s', (dialect) => {

@@ -1,6 +1,7 @@
 /**
- * How long a client may take to send a request (DESIGN §7). The numbers are in
- * docs/decisions.md ("HTTP limits"); only the connection cap is a setting (MAX_CONNECTIONS).
+ * How long a client may take to send a request. The numbers and why are in
+ * docs/behaviour/bad-input-and-limits.md ("HTTP limits"); only the connection cap is a setting
+ * (MAX_CONNECTIONS).
  */
 export type HttpLimits = {
   /** From the connection (or the previous request on it) to the end of the headers. */

@@ -108,9 +108,9 @@ describe('slow clients', () => {
 
   it(`keeps at most ${MAX_CONNECTIONS} connections, closing the oldest idle ones, and health still answers`, async () => {
     const idle = await Promise.all(Array.from({ length: 3 * MAX_CONNECTIONS }, () => openConnection(port)));
-    await sleep(100);
-    const stillOpen = idle.filter((connection) => !connection.socket.destroyed && connection.socket.readyState === 'open');
-    expect(stillOpen.length).toBeLessThanOrEqual(MAX_CONNECTIONS);
+    // The server closes the oldest as each new one arrives; a busy machine may take a while to see them all.
+    const stillOpen = () => idle.filter((connection) => !connection.socket.destroyed && connection.socket.readyState === 'open').length;
+    await expect.poll(stillOpen, { timeout: 10_000, interval: 50 }).toBeLessThanOrEqual(MAX_CONNECTIONS);
     // The newest survive: the oldest were closed to make room for them.
     expect(idle.at(-1)!.socket.destroyed).toBe(false);
     const health = await timedGet(port, '/api/health');

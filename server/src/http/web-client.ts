@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
 import { AppError } from '../errors.ts';
 import { PROJECT_ROOT } from '../server-files.ts';
 
@@ -9,9 +10,19 @@ export const WEB_DIST = path.join(PROJECT_ROOT, 'web/dist');
 
 type Options = {
   distDir?: string | undefined;
-  /** Paths the API owns; every other GET is a client route served by index.html. */
+  /** Paths the API owns; a browser's page load of any other path is a client route served by index.html. */
   isApiPath(url: string): boolean;
 };
+
+/**
+ * A browser loading a page: a GET that names text/html among the types it accepts. A device or
+ * script at a path no route serves (KOReader's `/users/auth`, a Kobo's `/kobo/…`) asks for JSON or for
+ * any type, and gets the 404 it can act on rather than a page it cannot read.
+ */
+function isPageLoad(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  return new Negotiator(request).mediaTypes().includes('text/html');
+}
 
 /** Serves the built client and answers client routes (/book, /task/…) with its index.html. */
 export async function registerWebClient(app: FastifyInstance, { distDir = WEB_DIST, isApiPath }: Options) {
@@ -21,6 +32,8 @@ export async function registerWebClient(app: FastifyInstance, { distDir = WEB_DI
       root: distDir,
       wildcard: false,
       index: false,
+      // The build wrote a .br and a .gz beside each text file; the one Accept-Encoding prefers is sent, with Vary.
+      preCompressed: true,
       setHeaders(reply, file) {
         // Vite puts a content hash in every asset name, so assets never change under one name.
         const immutable = file.startsWith(path.join(distDir, 'assets') + path.sep);
@@ -29,8 +42,7 @@ export async function registerWebClient(app: FastifyInstance, { distDir = WEB_DI
     });
   }
   app.setNotFoundHandler((request, reply) => {
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url);
-    if (!isPage) throw new AppError(404, `Route ${request.method} ${request.url.split('?')[0]} not found`);
+    if (!isPageLoad(request) || isApiPath(request.url)) throw new AppError(404, `Route ${request.method} ${request.url.split('?')[0]} not found`);
     if (!built) throw new AppError(503, 'The web client is not built: run npm run build');
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });

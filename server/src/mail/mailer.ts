@@ -1,10 +1,19 @@
 import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Transporter } from 'nodemailer';
 
-/** A plain-text message; `id` is its key, unique to it (a task notice's key: `task.occurrence.noticeTime`). */
-export type OutgoingMail = { id: string; recipients: string[]; subject: string; body: string };
+/** A file attached as it is on disk: read when the message is written, so that it is never held whole. */
+export type MailAttachment = { fileName: string; path: string; contentType: string };
+
+/**
+ * A plain-text message, with files attached; `id` is its key, unique to it (a task notice's key:
+ * `task.occurrence.noticeTime`), and names its outbox file.
+ */
+export type OutgoingMail = { id: string; recipients: string[]; subject: string; body: string; attachments?: MailAttachment[] };
 
 export type Mailer = {
   send(mail: OutgoingMail): Promise<void>;
@@ -18,12 +27,13 @@ export type Mailer = {
 const messageId = (id: string) => `<${createHash('sha256').update(id).digest('hex').slice(0, 32)}@organiser.notice>`;
 
 function message(mail: OutgoingMail, from: string) {
-  return { from, to: mail.recipients, subject: mail.subject, text: mail.body, messageId: messageId(mail.id) };
+  const attachments = (mail.attachments ?? []).map((file) => ({ filename: file.fileName, path: file.path, contentType: file.contentType }));
+  return { from, to: mail.recipients, subject: mail.subject, text: mail.body, messageId: messageId(mail.id), attachments };
 }
 
 /**
  * A transport made with the first message: nodemailer is loaded then, so that a server that sends
- * no mail never holds it (3 MB of heap).
+ * no mail never holds it.
  */
 function lazyTransport(options: Parameters<typeof import('nodemailer').createTransport>[0]) {
   let transport: Promise<Transporter> | undefined;
@@ -51,14 +61,22 @@ function smtpMailer(smtpUrl: string, from: string): Mailer {
 
 /** Without SMTP: each message becomes `<outboxDir>/<key>.eml`, written whole or not at all. */
 function outboxMailer(outboxDir: string, from: string): Mailer {
-  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  // CRLF, as mail is (RFC 5322 §2.1) and as the message would go over SMTP: mail clients open it as it is.
+  // Streamed to the file rather than built in memory: a book attached may be tens of MB.
+  const transport = lazyTransport({ streamTransport: true, newline: 'windows' });
   return {
     async send(mail) {
       const info = await (await transport.get()).sendMail(message(mail, from));
       await fs.mkdir(outboxDir, { recursive: true });
       const file = path.join(outboxDir, `${mail.id}.eml`);
       // Written under another name and renamed: a crash never leaves half a message behind.
-      await fs.writeFile(`${file}.tmp`, info.message as Buffer);
+      try {
+        await pipeline(info.message as Readable, createWriteStream(`${file}.tmp`));
+      } catch (error) {
+        // An attachment that could not be read: no half message is left to be mistaken for one.
+        await fs.rm(`${file}.tmp`, { force: true });
+        throw error;
+      }
       await fs.rename(`${file}.tmp`, file);
     },
     close: transport.close,

@@ -1,4 +1,5 @@
 import type { CatalogueBook } from '../../../contract/books.ts';
+import { authorsOf, filingName } from '../books/books.service.ts';
 import type { BooksService } from '../books/books.service.ts';
 
 /** The books of one author, series or tag, by id, in the order the acquisition feed lists them. */
@@ -19,23 +20,6 @@ type Order = (a: Entry, b: Entry) => number;
 const newestFirst: Order = (a, b) => (b.updated ?? '').localeCompare(a.updated ?? '') || a.id.localeCompare(b.id);
 const inSeriesOrder: Order = (a, b) => (a.series_index ?? 0) - (b.series_index ?? 0) || newestFirst(a, b);
 
-/**
- * Where a name is filed: an author by surname, as Calibre's author sort does by default ("Hugo,
- * Victor"; the catalogue keeps no author sort of its own); a series or tag as it is.
- */
-export function filingName(name: string, facet: BrowseFacet): string {
-  if (facet !== 'authors' || name.includes(',')) return name;
-  const words = name.split(/\s+/);
-  return words.length < 2 ? name : `${words.at(-1)}, ${words.slice(0, -1).join(' ')}`;
-}
-
-/** Authors as Calibre joins them (' & '), each one a shelf. */
-export const authorsOf = (book: Pick<CatalogueBook, 'author'>) =>
-  book.author
-    .split(' & ')
-    .map((name) => name.trim())
-    .filter(Boolean);
-
 function shelves(groups: Map<string, Entry[]>, facet: BrowseFacet, order: Order): Shelf[] {
   const filed = (name: string) => filingName(name, facet);
   return [...groups]
@@ -53,9 +37,10 @@ function add(groups: Map<string, Entry[]>, name: string, book: Entry) {
  * Neither database keeps authors, series or tags in a table of their own (a book row holds them),
  * so the shelves are worked out by reading the catalogue once, and kept until a load commits: an
  * e-reader browses the same shelves page after page. Only ids and sort keys are kept, never the
- * books; a 50 000-book library reads in a few seconds, once per load.
+ * books; a 50 000-book library reads in a few seconds, once per load. Only the books `listed` are
+ * on the shelves.
  */
-export function createBrowseIndex(books: Pick<BooksService, 'all' | 'version'>) {
+export function createBrowseIndex(books: Pick<BooksService, 'all' | 'version'>, listed: (book: CatalogueBook) => boolean = () => true) {
   let kept: { version: string; index: Promise<BrowseIndex> } | null = null;
 
   async function build(): Promise<BrowseIndex> {
@@ -63,6 +48,7 @@ export function createBrowseIndex(books: Pick<BooksService, 'all' | 'version'>) 
     const series = new Map<string, Entry[]>();
     const tags = new Map<string, Entry[]>();
     for await (const book of books.all()) {
+      if (!listed(book)) continue;
       const entry: Entry = { id: book.id, updated: book.updated, series_index: book.series_index };
       for (const author of authorsOf(book)) add(authors, author, entry);
       if (book.series) add(series, book.series, entry);
@@ -90,9 +76,3 @@ export function createBrowseIndex(books: Pick<BooksService, 'all' | 'version'>) 
   };
 }
 export type BrowseIndexes = ReturnType<typeof createBrowseIndex>;
-
-/** The letter an author is filed under: A–Z with accents folded, '#' for anything else. */
-export function letterOf(name: string): string {
-  const first = filingName(name, 'authors').normalize('NFD').replace(/\p{M}/gu, '').charAt(0).toUpperCase();
-  return /^[A-Z]$/.test(first) ? first : '#';
-}

@@ -1,9 +1,9 @@
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import type { CatalogueBook } from '../../../contract/books.ts';
-import { formatOf, mimeTypeOf } from '../books/library/book-formats.ts';
+import { mimeTypeOf } from '../books/library/book-formats.ts';
 import { htmlText } from '../search/search-text.ts';
-import { authorsOf } from './opds.browse.ts';
+import { authorsOf } from '../books/books.service.ts';
 import { OPDS_TYPES, REL } from './opds.vocabulary.ts';
 
 const NAMESPACES = {
@@ -26,6 +26,9 @@ export type NavigationEntry = { id: string; title: string; content: string; link
 
 /** Where a book's cover and files are served (the books routes), for the entries' links. */
 export type BookUrls = { cover(bookId: string, size: 'thumb' | 'full'): string; file(bookId: string, format: string): string };
+
+/** A book as its entry shows it: the formats whose files are on disk, and whether its cover is. */
+export type FeedBook = { book: CatalogueBook; formats: string[]; cover: boolean };
 
 /** Paging of an acquisition feed, told with OpenSearch's elements as OPDS 1.2 §5.2 suggests. */
 export type Paging = { total: number; from: number; size: number };
@@ -78,16 +81,13 @@ const dcIdentifiers = (book: CatalogueBook) =>
 /** The text of the comment: Calibre's HTML with its markup, scripts and styles dropped. */
 const summaryOf = (comment: string | null | undefined) => (comment ? htmlText(comment).replace(/\s+/g, ' ').trim() : '');
 
-/** Each format once, from the book's files (a book's `formats` are the paths of its files on disk). */
-const formatsOf = (book: CatalogueBook) => [...new Set((book.formats.length > 0 ? book.formats : [book.path]).map(formatOf))].filter(Boolean);
-
 const timeOf = (book: CatalogueBook, fallback: Date) => {
   const time = book.updated ?? book.created;
   const date = time === null ? fallback : new Date(time);
   return Number.isNaN(date.getTime()) ? fallback : date;
 };
 
-function bookEntry(feed: XMLBuilder, book: CatalogueBook, urls: BookUrls, fallback: Date) {
+function bookEntry(feed: XMLBuilder, { book, formats, cover }: FeedBook, urls: BookUrls, fallback: Date) {
   const entry = feed.ele('entry');
   entry.ele('title').txt(book.title);
   entry.ele('id').txt(bookEntryId(book));
@@ -100,11 +100,11 @@ function bookEntry(feed: XMLBuilder, book: CatalogueBook, urls: BookUrls, fallba
   for (const tag of book.tags) entry.ele('category', { term: tag, label: tag });
   const summary = summaryOf(book.comment);
   if (summary) entry.ele('summary', { type: 'text' }).txt(summary);
-  if (book.has_cover) {
+  if (cover) {
     entry.ele('link', { rel: REL.image, href: urls.cover(book.id, 'full'), type: COVER_TYPE });
     entry.ele('link', { rel: REL.thumbnail, href: urls.cover(book.id, 'thumb'), type: COVER_TYPE });
   }
-  for (const format of formatsOf(book)) {
+  for (const format of formats) {
     entry.ele('link', { rel: REL.acquisition, href: urls.file(book.id, format), type: mimeTypeOf(format), title: format.toUpperCase() });
   }
 }
@@ -113,7 +113,7 @@ function bookEntry(feed: XMLBuilder, book: CatalogueBook, urls: BookUrls, fallba
 export const latestChange = (books: CatalogueBook[], now: Date) =>
   books.length === 0 ? now : new Date(Math.max(...books.map((book) => timeOf(book, new Date(0)).getTime())));
 
-export function acquisitionFeed(head: FeedHead, books: CatalogueBook[], urls: BookUrls, paging: Paging): string {
+export function acquisitionFeed(head: FeedHead, books: FeedBook[], urls: BookUrls, paging: Paging): string {
   const { doc, feed } = atomDocument(head);
   feed.ele('opensearch:totalResults').txt(String(paging.total));
   feed.ele('opensearch:startIndex').txt(String(paging.from + 1));

@@ -1,6 +1,5 @@
-import type { CatalogueBook } from '../../../contract/books.ts';
 import type { Shelf } from './opds.browse.ts';
-import { acquisitionFeed, type FeedLink, latestChange, type NavigationEntry, navigationFeed, openSearchDescription } from './opds.feed.ts';
+import { acquisitionFeed, type FeedBook, type FeedLink, latestChange, type NavigationEntry, navigationFeed, openSearchDescription } from './opds.feed.ts';
 import { OPDS_PAGE_SIZE, OPDS_TYPES } from './opds.vocabulary.ts';
 
 /** A feed as sent: its Content-Type and its XML. */
@@ -85,13 +84,13 @@ export function opdsPages(origin: string, now: Date) {
     },
 
     /** One page of books as an acquisition feed, `total` of them in all. */
-    books(place: FeedPlace, books: CatalogueBook[], total: number, page: number): OpdsPage {
+    books(place: FeedPlace, books: FeedBook[], total: number, page: number): OpdsPage {
       const size = OPDS_PAGE_SIZE.books;
       const url = pageUrl(place);
       const head = {
         id: pageId(place, page),
         title: place.title,
-        updated: latestChange(books, now),
+        updated: latestChange(books.map((entry) => entry.book), now),
         links: [...commonLinks(url(page), 'acquisition', place.up), ...pageLinks(url, page, total, size, 'acquisition')],
       };
       const urls = {

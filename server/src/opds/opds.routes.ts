@@ -3,16 +3,20 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BOOK_FORMATS, BookQuery, BookResults, type CatalogueBook } from '../../../contract/books.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
-import type { Authenticator } from '../auth/authenticate.ts';
+import { type Authenticator, guardRoutes } from '../auth/authenticate.ts';
 import type { BooksService } from '../books/books.service.ts';
+import type { LibraryFiles } from '../books/library/library.files.ts';
 import type { Clock } from '../clock.ts';
+import type { ShelvesService } from '../shelves/shelves.service.ts';
 import { notFound } from '../errors.ts';
 import { requestOrigin } from '../http/request-origin.ts';
-import { type BrowseFacet, createBrowseIndex, letterOf } from './opds.browse.ts';
+import { letterOf } from '../books/books.service.ts';
+import { type BrowseFacet, createBrowseIndex } from './opds.browse.ts';
+import { feedBooks, listedInFeeds } from './opds.entries.ts';
 import type { OpdsPage } from './opds.pages.ts';
 import { OPDS_PAGE_SIZE, REL } from './opds.vocabulary.ts';
 
-type Options = { books: BooksService; authenticator: Authenticator; clock: Clock; publicUrl: string | undefined };
+type Options = { books: BooksService; shelves: ShelvesService; files: LibraryFiles; authenticator: Authenticator; clock: Clock; publicUrl: string | undefined };
 
 const Page = z.coerce
   .number({ error: 'must be a number' })
@@ -24,9 +28,18 @@ const PageQuery = z.strictObject({ page: Page });
 const ShelfQuery = z.strictObject({ name: z.string().min(1, 'must not be empty').max(2000), page: Page });
 const SearchQuery = z.strictObject({ q: z.string().max(1000, 'must be at most 1000 characters').default(''), page: Page });
 const LetterParams = z.strictObject({ letter: z.string().regex(/^([A-Z]|other)$/, 'must be a letter A–Z or other') });
+const ShelfParams = z.strictObject({ id: z.string().min(1).max(64) });
 const FormatParams = z.strictObject({ format: z.enum(BOOK_FORMATS, { error: `must be one of ${BOOK_FORMATS.join(', ')}` }) });
 
 /** Authors filed under no letter A–Z ('#') are at `/opds/authors/other`: a '#' in a path is a fragment. */
+/** The person a request is from: a signed-in user or an e-reader's app password; null for the shared books key. */
+function personOf(request: FastifyRequest): string | null {
+  const principal = request.principal;
+  if (principal?.kind === 'user' || principal?.kind === 'api-token') return principal.user.uid;
+  if (principal?.kind === 'e-reader') return principal.userId;
+  return null;
+}
+
 const letterPath = (letter: string) => `/opds/authors/${letter === '#' ? 'other' : letter}`;
 const FACETS: Record<BrowseFacet, { title: string; one: string }> = {
   authors: { title: 'Authors', one: 'Author' },
@@ -37,17 +50,16 @@ const FACETS: Record<BrowseFacet, { title: string; one: string }> = {
 /**
  * The OPDS 1.2 catalogue for e-readers (KOReader, Moon+ Reader, Thorium, Foliate): Atom feeds of
  * the books service's results (opds.pages.ts writes them), signed in with HTTP Basic
- * (auth/basic-auth.ts) or a bearer token.
+ * (auth/basic-auth.ts), a bearer token, or the shared books key (`X-API-Key`).
  */
-export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, authenticator, clock, publicUrl }) => {
+export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, shelves, files, authenticator, clock, publicUrl }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const browse = createBrowseIndex(books);
-  app.addHook('onRequest', authenticator.requireEReader);
-  const security: Array<Record<string, string[]>> = [{ basic: [] }, { bearer: [] }];
+  const browse = createBrowseIndex(books, listedInFeeds(files));
+  // The shared books key reads the catalogue wherever it is served, its feeds as much as /api/books.
+  guardRoutes(app, authenticator.requireEReader);
   const docs = (summary: string) => ({
     tags: ['opds'],
     summary,
-    security,
     // The XML is a string: Fastify sends strings as they are, without the serializer.
     response: { 200: z.string().describe('Atom (OPDS 1.2) or OpenSearch XML'), 400: ErrorReply, 401: ErrorReply, 404: ErrorReply, 429: ErrorReply },
   });
@@ -59,15 +71,20 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, auth
   };
   const send = (reply: FastifyReply, page: OpdsPage) => reply.type(page.type).send(page.body);
 
-  /** A page of the books service's search (the same search and cache as `GET /api/books`), comments included for the summaries. */
+  /**
+   * A page of the books service's search (the same search and cache as `GET /api/books`), comments
+   * included for the summaries, less the books without a file to download (opds.entries.ts). The
+   * total is the search's. Without a library folder no book has a file: no search is made.
+   */
   async function searchPage(query: Partial<Record<keyof BookQuery, string>>, page: number) {
+    if (!files.served) return { books: [], total: 0 };
     const from = String((page - 1) * OPDS_PAGE_SIZE.books);
     const question = BookQuery.parse({ ...query, from, size: String(OPDS_PAGE_SIZE.books), includeComment: 'true' });
     const results = BookResults.parse(JSON.parse(await books.searchReply(question)));
-    return { books: results.books as CatalogueBook[], total: results.total };
+    return { books: await feedBooks(files, results.books as CatalogueBook[]), total: results.total };
   }
 
-  routes.get('/opds', { schema: docs("The OPDS catalogue's root: Newest, Authors A–Z, Series, Tags, Formats") }, async (request, reply) =>
+  routes.get('/opds', { schema: docs("The OPDS catalogue's root: Newest, Authors A–Z, Series, Tags, Formats, and a person's Shelves") }, async (request, reply) =>
     send(
       reply,
       (await pagesFor(request)).navigation({ id: 'root', title: 'Organiser books', path: '/opds', up: null }, [
@@ -76,6 +93,9 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, auth
         { id: 'series', title: 'Series', content: 'The books by series, in series order', path: '/opds/series', kind: 'navigation' },
         { id: 'tags', title: 'Tags', content: 'The books by tag', path: '/opds/tags', kind: 'navigation' },
         { id: 'formats', title: 'Formats', content: 'The books by file format', path: '/opds/formats', kind: 'navigation' },
+        ...(personOf(request) === null
+          ? []
+          : [{ id: 'shelves', title: 'Shelves', content: 'Your shelves and those shared with you', path: '/opds/shelves', kind: 'navigation' as const }]),
       ]),
     ),
   );
@@ -178,8 +198,42 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, auth
         const ids = shelf.bookIds.slice((page - 1) * OPDS_PAGE_SIZE.books, page * OPDS_PAGE_SIZE.books);
         const up = facet === 'authors' ? letterPath(letterOf(name)) : `/opds/${facet}`;
         const place = { id: `${facet}:${encodeURIComponent(name)}`, title: name, path: `/opds/${facet}/books`, query: { name }, up };
-        return send(reply, (await pagesFor(request)).books(place, await books.getMany(ids), shelf.bookIds.length, page));
+        return send(reply, (await pagesFor(request)).books(place, await feedBooks(files, await books.getMany(ids)), shelf.bookIds.length, page));
       },
     );
   }
+
+  routes.get('/opds/shelves', { schema: docs("A person's shelves and those shared with them (a navigation feed)") }, async (request, reply) => {
+    const person = personOf(request);
+    const listed = person === null ? [] : await shelves.list(person, null);
+    return send(
+      reply,
+      (await pagesFor(request)).navigation(
+        { id: 'shelves', title: 'Shelves', path: '/opds/shelves', up: '/opds' },
+        listed.map((shelf) => ({
+          id: `shelf:${shelf.id}`,
+          title: shelf.access === 'owner' ? shelf.name : `${shelf.name} (${shelf.owner.display_name})`,
+          content: shelf.book_count === 1 ? '1 book' : `${shelf.book_count} books`,
+          path: `/opds/shelves/${encodeURIComponent(shelf.id)}`,
+          kind: 'acquisition',
+        })),
+      ),
+    );
+  });
+
+  routes.get(
+    '/opds/shelves/:id',
+    { schema: { ...docs('The books of one shelf, last added first (an acquisition feed, paged)'), params: ShelfParams, querystring: PageQuery } },
+    async (request, reply) => {
+      const person = personOf(request);
+      // The shared books key is no one: it has no shelves.
+      if (person === null) throw notFound('Shelf');
+      const { id } = request.params;
+      const { page } = request.query;
+      const found = await shelves.feedBooks(person, id, (page - 1) * OPDS_PAGE_SIZE.books, OPDS_PAGE_SIZE.books);
+      const place = { id: `shelf:${id}`, title: found.shelf.name, path: `/opds/shelves/${encodeURIComponent(id)}`, up: '/opds/shelves' };
+      const entries = files.served ? await feedBooks(files, found.books) : [];
+      return send(reply, (await pagesFor(request)).books(place, entries, files.served ? found.shelf.book_count : 0, page));
+    },
+  );
 };

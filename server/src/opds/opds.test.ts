@@ -1,66 +1,28 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { type AtomFeed, parseAtomFeed } from 'feedsmith';
+import { parseAtomFeed } from 'feedsmith';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NewAppPassword } from '../../../contract/app-passwords.ts';
 import { BookResults, CatalogueBook } from '../../../contract/books.ts';
+import { HealthReply } from '../../../contract/health.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { mimeTypeOf } from '../books/library/book-formats.ts';
 import { multipart } from '../test/multipart.ts';
+import { crawlOpds } from '../test/opds-crawl.ts';
+import { ACQUISITION, checkedFeed, entryTitled, type Feed, hrefOf, linkOf, NAVIGATION, REL } from '../test/opds-feeds.ts';
 import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import { OPDS_PAGE_SIZE } from './opds.vocabulary.ts';
 
+const BOOKS_KEY = 'a-shared-key-for-readers';
 const LIBRARY_JSON = path.join(import.meta.dirname, '../books/fixtures/calibre/library.json');
-const NAVIGATION = 'application/atom+xml;profile=opds-catalog;kind=navigation';
-const ACQUISITION = 'application/atom+xml;profile=opds-catalog;kind=acquisition';
-const REL = {
-  acquisition: 'http://opds-spec.org/acquisition',
-  image: 'http://opds-spec.org/image',
-  thumbnail: 'http://opds-spec.org/image/thumbnail',
-};
-/** RFC 3339, as Atom's dates must be (RFC 4287 §3.3). */
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const MIME_TYPES = ['application/epub+zip', 'application/pdf', 'application/x-mobipocket-ebook', 'application/vnd.amazon.mobi8-ebook', 'application/vnd.ms-htmlhelp'];
-
-type Feed = AtomFeed.Feed<string>;
-type Link = NonNullable<Feed['links']>[number];
-
-/**
- * Checks what OPDS 1.2 and Atom (RFC 4287) require of every feed, as a reader relies on it: well-formed
- * XML; id, title, updated and an author on the feed; id, title and updated on each entry; a type on
- * every link of a navigation entry, one acquisition link with a known type on each book.
- */
-function checkedFeed(xml: string, kind: 'navigation' | 'acquisition'): Feed {
-  expect(XMLValidator.validate(xml)).toBe(true);
-  const feed = parseAtomFeed(xml);
-  expect(feed.id).toBeTruthy();
-  expect(feed.title?.value).toBeTruthy();
-  expect(feed.updated).toMatch(RFC3339);
-  expect(feed.authors?.[0]?.name).toBeTruthy();
-  expect(feed.links?.find((link) => link.rel === 'self')?.type).toBe(kind === 'navigation' ? NAVIGATION : ACQUISITION);
-  expect(feed.links?.find((link) => link.rel === 'start')?.type).toBe(NAVIGATION);
-  for (const entry of feed.entries ?? []) {
-    expect(entry.id).toBeTruthy();
-    expect(entry.title?.value).toBeTruthy();
-    expect(entry.updated).toMatch(RFC3339);
-    if (kind === 'navigation') {
-      expect(entry.links).toHaveLength(1);
-      expect([NAVIGATION, ACQUISITION]).toContain(entry.links?.[0]?.type);
-    } else {
-      for (const link of (entry.links ?? []).filter((one) => one.rel === REL.acquisition)) expect(MIME_TYPES).toContain(link.type);
-    }
-  }
-  return feed;
-}
-
-const linkOf = (links: Link[] | undefined, rel: string) => links?.find((link) => link.rel === rel);
-const entryTitled = (feed: Feed, title: string) => {
-  const entry = feed.entries?.find((one) => one.title?.value === title);
-  if (!entry) throw new Error(`no entry "${title}" in ${feed.id}: ${feed.entries?.map((one) => one.title?.value).join(', ')}`);
-  return entry;
-};
-const hrefOf = (entry: NonNullable<Feed['entries']>[number]) => entry.links![0]!.href!;
+/** The library the exports of calibre/ were made from (ids 1–15), without its files. */
+const EXPORTED_LIBRARY_DB = path.join(import.meta.dirname, '../books/fixtures/calibre/metadata.db');
+/** A Calibre library folder with its files and covers (ids 1–6). */
+const FIXTURE_LIBRARY = path.join(import.meta.dirname, '../books/fixtures/library');
+const A_COVER = path.join(FIXTURE_LIBRARY, 'Victor Hugo/Les Miserables (3)/cover.jpg');
 
 const fixtureBook = (id: string, title: string, updated: string): CatalogueBook =>
   CatalogueBook.parse({
@@ -73,33 +35,87 @@ const fixtureBook = (id: string, title: string, updated: string): CatalogueBook 
     created: updated,
     updated,
     comment: '<p>About <b>this</b> &amp; that<script>alert(1)</script></p>',
-    path: `/books/${id}.epub`,
-    formats: [`/books/${id}.epub`, `/books/${id}.azw3`],
+    path: `Paging Author/Book (${id})/${id}.epub`,
+    formats: [`Paging Author/Book (${id})/${id}.epub`, `Paging Author/Book (${id})/${id}.azw3`],
     has_cover: true,
   });
 
+/** Puts a book's files and cover where its catalogue paths say, below the library folder (their bytes do not matter here, the cover's do). */
+function putOnDisk(library: string, files: string[], coverFolder: string | null) {
+  for (const file of files) {
+    fs.mkdirSync(path.dirname(path.join(library, file)), { recursive: true });
+    fs.writeFileSync(path.join(library, file), `the file ${file}`);
+  }
+  if (coverFolder !== null) fs.copyFileSync(A_COVER, path.join(library, coverFolder, 'cover.jpg'));
+}
+
+/** The exported library's `metadata.db` in a folder with a file for each of its formats and a cover where Calibre has one. */
+function exportedLibraryIn(library: string) {
+  fs.mkdirSync(library, { recursive: true });
+  fs.copyFileSync(EXPORTED_LIBRARY_DB, path.join(library, 'metadata.db'));
+  const db = new DatabaseSync(EXPORTED_LIBRARY_DB, { readOnly: true });
+  try {
+    const books = db.prepare('select id, path, has_cover from books').all() as Array<{ id: number; path: string; has_cover: number }>;
+    const files = db.prepare('select name, format from data where book = ?');
+    for (const book of books) {
+      const named = (files.all(book.id) as Array<{ name: string; format: string }>).map((file) => `${book.path}/${file.name}.${file.format.toLowerCase()}`);
+      fs.mkdirSync(path.join(library, book.path), { recursive: true });
+      putOnDisk(library, named, book.has_cover ? book.path : null);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/** Waits for the library watcher's first load. */
+async function libraryLoaded(t: TestApp) {
+  for (const until = Date.now() + 30_000; ; ) {
+    const health = HealthReply.parse((await t.app.inject({ url: '/api/health' })).json());
+    if (health.library?.last_load?.status === 'ok') return;
+    if (Date.now() > until) throw new Error(`the library never loaded: ${JSON.stringify(health.library)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function uploadIndex(t: TestApp, idToken: string, file: Buffer, mode: 'update' | 'replace') {
+  const body = multipart([['name', mode], ['file', file, 'index']]);
+  const response = await t.app.inject({ method: 'POST', url: '/api/books/index', ...body, headers: { ...body.headers, ...bearer(idToken) } });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+/** An app password for an e-reader, as HTTP Basic. */
+async function eReaderBasic(t: TestApp, idToken: string, email: string) {
+  const made = await t.app.inject({ method: 'POST', url: '/api/users/me/app-passwords', payload: { name: 'KOReader' }, headers: bearer(idToken) });
+  const { password } = NewAppPassword.parse(made.json());
+  return { authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}` };
+}
+
 describe.each(testDialects)('the OPDS catalogue on %s', (dialect) => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'organiser-opds-'));
+  const library = path.join(work, 'Calibre Library');
   let t: TestApp;
   let admin: string;
   let basic: { authorization: string };
 
   beforeAll(async () => {
-    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
+    exportedLibraryIn(library);
+    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true', BOOKS_API_KEY: BOOKS_KEY, CALIBRE_LIBRARY: library, DATA_DIR: path.join(work, 'data') } });
+    await t.app.ready();
+    // The first load's transaction holds SQLite's one writer: a sign-up waits for its end.
+    await libraryLoaded(t);
     const registered = await registerUser(t.app);
     admin = registered.idToken;
-    await load(fs.readFileSync(LIBRARY_JSON), 'replace');
-    const made = await t.app.inject({ method: 'POST', url: '/api/users/me/app-passwords', payload: { name: 'KOReader' }, headers: bearer(admin) });
-    const { password } = NewAppPassword.parse(made.json());
-    basic = { authorization: `Basic ${Buffer.from(`${registered.user.email}:${password}`).toString('base64')}` };
+    basic = await eReaderBasic(t, admin, registered.user.email);
   });
   afterAll(async () => {
     await t?.close();
+    fs.rmSync(work, { recursive: true, force: true });
   });
 
-  async function load(file: Buffer, mode: 'update' | 'replace') {
-    const body = multipart([['name', mode], ['file', file, 'index']]);
-    const response = await t.app.inject({ method: 'POST', url: '/api/books/index', ...body, headers: { ...body.headers, ...bearer(admin) } });
-    expect(response.statusCode, response.body).toBe(200);
+  /** Loads books into the catalogue, their files and covers put on disk first. */
+  async function load(books: CatalogueBook[]) {
+    for (const book of books) putOnDisk(library, book.formats, book.has_cover ? path.dirname(book.path) : null);
+    await uploadIndex(t, admin, Buffer.from(books.map((book) => `${JSON.stringify(book)}\n`).join('')), 'update');
   }
 
   /** Fetches a feed's address as a reader does (absolute, with Basic), checking its Content-Type. */
@@ -113,7 +129,7 @@ describe.each(testDialects)('the OPDS catalogue on %s', (dialect) => {
 
   it('walks from the root through Authors A–Z to an author’s books, each with its files, cover and summary', async () => {
     const root = await read('/opds', 'navigation');
-    expect(root.entries?.map((entry) => entry.title?.value)).toEqual(['Newest', 'Authors A–Z', 'Series', 'Tags', 'Formats']);
+    expect(root.entries?.map((entry) => entry.title?.value)).toEqual(['Newest', 'Authors A–Z', 'Series', 'Tags', 'Formats', 'Shelves']);
     expect(linkOf(root.links, 'search')?.type).toBe('application/opensearchdescription+xml');
 
     const letters = await read(hrefOf(entryTitled(root, 'Authors A–Z')), 'navigation');
@@ -183,7 +199,7 @@ describe.each(testDialects)('the OPDS catalogue on %s', (dialect) => {
 
   it('pages acquisition feeds with next, previous and first, every book once', async () => {
     const extra = Array.from({ length: 40 }, (_, i) => fixtureBook(`p${i}`, `Paged book ${i}`, new Date(Date.UTC(2030, 0, 1, 0, i)).toISOString()));
-    await load(Buffer.from(extra.map((one) => `${JSON.stringify(one)}\n`).join('')), 'update');
+    await load(extra);
     const newest = await read('/opds/new', 'acquisition');
     expect(linkOf(newest.links, 'previous')).toBeUndefined();
     expect(newest.entries).toHaveLength(OPDS_PAGE_SIZE.books);
@@ -201,7 +217,8 @@ describe.each(testDialects)('the OPDS catalogue on %s', (dialect) => {
       seen.push(...(next.entries ?? []));
       page = next;
     }
-    expect(new Set(seen.map((entry) => entry.id)).size).toBe(total);
+    // Fräulein Else has no file: counted by the search, left out of its page.
+    expect(new Set(seen.map((entry) => entry.id)).size).toBe(total - 1);
 
     const author = await read('/opds/authors/books?name=Paging%20Author', 'acquisition');
     expect(author.entries).toHaveLength(OPDS_PAGE_SIZE.books);
@@ -218,7 +235,7 @@ describe.each(testDialects)('the OPDS catalogue on %s', (dialect) => {
 
   it('stays well-formed XML whatever a title holds: markup, ampersands, control characters', async () => {
     const hostile = { ...fixtureBook('hostile', 'A <b>bold</b> & "quoted" ]]> title\u0001\u000b\u001f', new Date(Date.UTC(2031, 0, 1)).toISOString()), author: 'Eve <script> & Mallory&Co' };
-    await load(Buffer.from(`${JSON.stringify(hostile)}\n`), 'update');
+    await load([hostile]);
     const response = await t.app.inject({ url: '/opds/new', headers: basic });
     expect(response.statusCode).toBe(200);
     const feed = checkedFeed(response.body, 'acquisition');
@@ -229,6 +246,17 @@ describe.each(testDialects)('the OPDS catalogue on %s', (dialect) => {
     const letters = await read('/opds/authors', 'navigation');
     const other = await read(hrefOf(entryTitled(letters, '#')), 'navigation');
     expect(other.entries?.map((one) => one.title?.value)).toContain('Eve <script>');
+  });
+
+  it('opens every feed to the shared books key, as the API description says of each', async () => {
+    const spec = (await t.app.inject({ url: '/api/openapi.json' })).json() as { paths: Record<string, { get: { security: unknown[] } }> };
+    const feeds = Object.keys(spec.paths).filter((url) => url === '/opds' || url.startsWith('/opds/'));
+    expect(feeds.length).toBeGreaterThan(5);
+    for (const url of feeds) expect(spec.paths[url]!.get.security, url).toEqual(expect.arrayContaining([{ apiKey: [] }]));
+    for (const url of ['/opds', '/opds/new', '/opds/authors', '/opds/series', '/opds/tags', '/opds/formats', '/opds/shelves', '/opds/search?q=the']) {
+      expect((await t.app.inject({ url, headers: { 'x-api-key': BOOKS_KEY } })).statusCode, url).toBe(200);
+    }
+    expect((await t.app.inject({ url: '/opds', headers: { 'x-api-key': 'not the key' } })).statusCode).toBe(401);
   });
 
   it('answers bad addresses with a clear 4xx and asks for Basic credentials without any', async () => {
@@ -251,5 +279,56 @@ describe.each(testDialects)('the OPDS catalogue on %s', (dialect) => {
     const anonymous = await t.app.inject({ url: '/opds' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.headers['www-authenticate']).toMatch(/^Basic realm="Organiser"/);
+  });
+});
+
+/** What a crawl of every feed found wrong: links that do not answer 200, and books offered with nothing to download. */
+function brokenIn(crawl: Awaited<ReturnType<typeof crawlOpds>>) {
+  return {
+    links: crawl.links.filter((link) => link.status !== 200),
+    entriesWithoutAcquisition: crawl.entries.filter((entry) => entry.acquisitions === 0),
+  };
+}
+
+describe.each(testDialects)('every link of every OPDS feed on %s', (dialect) => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'organiser-opds-links-'));
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+  it('answers on an uploaded catalogue, which has no file to serve: no book is offered', async () => {
+    const t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
+    try {
+      const { idToken, user } = await registerUser(t.app);
+      await uploadIndex(t, idToken, fs.readFileSync(LIBRARY_JSON), 'replace');
+      const reply = BookResults.parse((await t.app.inject({ url: '/api/books', headers: bearer(idToken) })).json());
+      expect(reply).toMatchObject({ total: 15, files_served: false });
+
+      const crawl = await crawlOpds(t.app, await eReaderBasic(t, idToken, user.email));
+      expect(brokenIn(crawl)).toEqual({ links: [], entriesWithoutAcquisition: [] });
+      expect(crawl.feeds).toContain('/opds/new');
+      expect(crawl.entries).toEqual([]);
+      const newest = await t.app.inject({ url: '/opds/new', headers: await eReaderBasic(t, idToken, user.email) });
+      expect(parseAtomFeed(newest.body).opensearch?.totalResults).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers on a library folder, where one book has a cover and no file and another neither', async () => {
+    const library = path.join(work, `${dialect} library`);
+    fs.cpSync(FIXTURE_LIBRARY, library, { recursive: true });
+    const t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true', CALIBRE_LIBRARY: library, DATA_DIR: path.join(work, `${dialect} data`) } });
+    try {
+      await t.app.ready();
+      const { idToken, user } = await registerUser(t.app);
+      await libraryLoaded(t);
+      const crawl = await crawlOpds(t.app, await eReaderBasic(t, idToken, user.email));
+      expect(brokenIn(crawl)).toEqual({ links: [], entriesWithoutAcquisition: [] });
+      const titles = new Set(crawl.entries.map((entry) => entry.title));
+      expect([...titles].sort()).toEqual(['Les Misérables', 'Little Nemo in Slumberland', 'The Globe', 'The Science of Discworld']);
+      const rels = new Set(crawl.links.map((link) => link.rel));
+      expect(rels).toEqual(new Set(['http://opds-spec.org/acquisition', REL.image, REL.thumbnail]));
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -61,7 +61,7 @@ function foldRun(run: string): string {
 }
 
 /**
- * The longest word, in characters, that reaches a query or PostgreSQL's index (DESIGN §7).
+ * The longest word, in characters, that reaches a query or PostgreSQL's index (docs/behaviour/bad-input-and-limits.md).
  * PostgreSQL refuses a word over 2,047 bytes, and folding can lengthen one many times ("㍿" is
  * "株式会社"); 100 characters are at most 400 bytes. A longer word is kept as its first 100
  * characters, which as a prefix still finds it on both engines.
@@ -107,10 +107,10 @@ export function htmlText(html: string): string {
   return parts.join(' ');
 }
 
-/** The words of the comma-joined `keys` of spec §5, whose '#' may come URL-encoded. */
+/** The words of the comma-joined `keys` of docs/behaviour/books.md, whose '#' may come URL-encoded. */
 export const keyWords = (keys: string): string[] => searchWords(keys.replace(/%23/gi, '#'));
 
-/** Prefix search terms from the comma-joined `keys` of spec §5; duplicates and noise dropped. */
+/** Prefix search terms from the comma-joined `keys` of docs/behaviour/books.md; duplicates and noise dropped. */
 export function searchTerms(keys: string): string[] {
   return [...new Set(keyWords(keys))].slice(0, 32);
 }

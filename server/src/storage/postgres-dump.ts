@@ -19,17 +19,36 @@ async function pgDumpMajor(): Promise<number | null> {
   }
 }
 
-async function serverFacts(databaseUrl: string): Promise<{ major: number; schema: string }> {
+/** The server's major version, the schema Organiser works in, and the database's other schemas (pg_dump leaves out its own `pg_*` ones). */
+async function serverFacts(databaseUrl: string): Promise<{ major: number; schema: string; others: string[] }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const version = await client.query<{ server_version_num: string }>('show server_version_num');
-    const schema = await client.query<{ schema: string }>('select current_schema() as schema');
-    return { major: Math.floor(Number(version.rows[0]?.server_version_num) / 10_000), schema: schema.rows[0]?.schema ?? 'public' };
+    const schema = (await client.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema ?? 'public';
+    const others = await client.query<{ name: string }>(
+      "select nspname as name from pg_namespace where nspname <> $1 and nspname <> 'information_schema' and nspname not like 'pg\\_%'",
+      [schema],
+    );
+    return { major: Math.floor(Number(version.rows[0]?.server_version_num) / 10_000), schema, others: others.rows.map((row) => row.name) };
   } finally {
     await client.end();
   }
 }
+
+/** A schema's name as a pg_dump pattern that matches it alone: quoted, its quotes doubled. */
+const exactly = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * Which schemas pg_dump writes. A schema named with `--schema` is written with its definition
+ * (`CREATE SCHEMA`); every database has `public` already, and a role that does not own it can
+ * neither drop nor create it, so a dump of `public` named that way made the advised pg_restore
+ * exit 1 in a new database ("schema "public" already exists") though the data came back. So
+ * `public` is dumped as the database less its other schemas, which pg_dump writes without
+ * `public`'s definition; any other schema is named, so that a new database gets it.
+ */
+const schemaSelection = (schema: string, others: string[]) =>
+  schema === 'public' ? others.map((other) => `--exclude-schema=${exactly(other)}`) : [`--schema=${exactly(schema)}`];
 
 /** The URL without its password, which goes to pg_dump through its environment rather than its command line (seen by `ps`). */
 function withoutPassword(databaseUrl: string): { url: string; password: string | undefined } {
@@ -54,14 +73,14 @@ export async function dumpPostgres(databaseUrl: string, target: string): Promise
   if (dumpMajor === null) {
     throw new BackupError('pg_dump is not on the PATH: install the PostgreSQL client tools (Debian: apt-get install postgresql-client)');
   }
-  const { major, schema } = await serverFacts(databaseUrl);
+  const { major, schema, others } = await serverFacts(databaseUrl);
   if (dumpMajor < major) {
     throw new BackupError(`pg_dump ${dumpMajor} cannot dump PostgreSQL ${major}: install pg_dump ${major} or newer (postgresql-client-${major})`);
   }
   const partial = `${target}.partial-${process.pid}`;
   const { url, password } = withoutPassword(databaseUrl);
   try {
-    await run('pg_dump', ['--format=custom', '--no-owner', `--schema="${schema}"`, `--file=${partial}`, `--dbname=${url}`], {
+    await run('pg_dump', ['--format=custom', '--no-owner', ...schemaSelection(schema, others), `--file=${partial}`, `--dbname=${url}`], {
       env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) },
     }).catch((error: { stderr?: string; message: string }) => {
       const reason = (error.stderr ?? error.message).trim().split('\n')[0];

@@ -17,6 +17,7 @@ export interface Database {
   bookmark_index_content: BookmarkIndexContentTable;
   bookmark_index_tags: BookmarkIndexTagsTable;
   bookmark_index_versions: BookmarkIndexVersionsTable;
+  bookmark_imports: BookmarkImportsTable;
   tasks: TasksTable;
   task_notices: TaskNoticesTable;
   task_completions: TaskCompletionsTable;
@@ -25,6 +26,14 @@ export interface Database {
   invitations: InvitationsTable;
   password_resets: PasswordResetsTable;
   app_passwords: AppPasswordsTable;
+  book_search_preferences: BookSearchPreferencesTable;
+  shelves: ShelvesTable;
+  shelf_books: ShelfBooksTable;
+  shelf_members: ShelfMembersTable;
+  e_reader_devices: EReaderDevicesTable;
+  reading_positions: ReadingPositionsTable;
+  koreader_documents: KoreaderDocumentsTable;
+  book_document_ids: BookDocumentIdsTable;
 }
 
 export interface UsersTable {
@@ -116,6 +125,12 @@ export interface BookmarksTable {
   note: string | null;
   create_date: number;
   update_date: number;
+  /** The browser root an imported bookmark sat in: '' for the menu (and bookmarks made here), `toolbar` or `unfiled`. */
+  folder_root: Generated<string>;
+  /** The folders below that root, outermost first, as a JSON list. */
+  folder: Generated<string>;
+  /** The browser keyword (`SHORTCUTURL`) the bookmark was imported with. */
+  keyword: string | null;
 }
 
 export interface BookmarkTagsTable {
@@ -153,6 +168,23 @@ export interface BookmarkIndexVersionsTable {
 }
 
 /**
+ * A bookmark import that is writing (`running`, `alive_at` renewed while it does) or that stopped
+ * before the end (`failed`, or `running` and no longer renewed); a finished one leaves no row.
+ */
+export interface BookmarkImportsTable {
+  id: string;
+  owner_id: string;
+  /** Of the file's bytes: importing the same file again finishes the import. */
+  file_sha256: string;
+  /** Links the file holds, and those of them written so far. */
+  links: number;
+  imported: number;
+  state: 'running' | 'failed';
+  started_at: number;
+  alive_at: number;
+}
+
+/**
  * Recurring tasks (tasks/). The current occurrence is number `occurrence_index` of the series
  * anchored at `anchor_time`; `last_notice_time` is the last notice of that occurrence, if any.
  * `emails` and `notice_hours` are JSON arrays.
@@ -171,6 +203,8 @@ export interface TasksTable {
   occurrence_index: number;
   schedule_time: number;
   next_notice_time: number | null;
+  /** 1 while `next_notice_time` is one the owner typed, which a change of the notice rules keeps. */
+  notice_set_by_user: number;
   last_notice_time: number | null;
   emails: string;
   overdue_notice: number;
@@ -214,6 +248,19 @@ export interface AppPasswordsTable {
   password_hash: string;
   created_at: number;
   last_used_at: number | null;
+  /** JSON list of the SHA-256 of each MD5 KOReader may send for it; null when made before KOReader sync. */
+  sync_keys: string | null;
+}
+
+/** An address a user mails books to (books/e-reader-devices.store.ts); `kind` is one of contract/e-readers.ts's. */
+export interface EReaderDevicesTable {
+  id: string;
+  user_id: string;
+  name: string;
+  email: string;
+  kind: string;
+  max_bytes: number;
+  created_at: number;
 }
 
 /** A user's calendar subscription (auth/calendar-tokens.ts): the token's hash and the feed last served under it. */
@@ -254,4 +301,73 @@ export interface PasswordResetsTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** A user's book search settings (books/book-search-preferences.store.ts), as JSON of the contract's shape. */
+export interface BookSearchPreferencesTable {
+  user_id: string;
+  preferences: string;
+  updated_at: number;
+}
+
+/** A person's shelf (shelves/): `kind` is want, reading or read for the three built in, named for one they made. */
+export interface ShelvesTable {
+  id: string;
+  owner_id: string;
+  kind: string;
+  name: string;
+  /** The name folded (`shelfNameKey`): unique per owner. */
+  name_key: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A book on a shelf, by its catalogue id; who added it (a member of a shared shelf, or the owner). */
+export interface ShelfBooksTable {
+  shelf_id: string;
+  book_id: string;
+  added_by: string | null;
+  added_at: number;
+}
+
+/** A member of the household a named shelf is shared with; `can_add` 1 when they may add books too. */
+export interface ShelfMembersTable {
+  shelf_id: string;
+  user_id: string;
+  can_add: number;
+}
+
+/** Where a user is in a book (reading/positions.store.ts): the newest write wins. */
+export interface ReadingPositionsTable {
+  user_id: string;
+  book_id: string;
+  /** 0 to 1. */
+  percentage: number;
+  /** The web reader's place (an EPUB CFI, a PDF page); null when KOReader wrote the position. */
+  locator: string | null;
+  device: string;
+  device_id: string | null;
+  /** KOReader's own place (an XPointer or a page), when KOReader wrote the position. */
+  koreader_progress: string | null;
+  updated_at: number;
+}
+
+/** KOReader's progress for a document id, exactly as it sent it (reading/koreader.store.ts). */
+export interface KoreaderDocumentsTable {
+  user_id: string;
+  document: string;
+  progress: string;
+  percentage: number;
+  device: string;
+  device_id: string | null;
+  updated_at: number;
+}
+
+/** The ids KOReader may give a file of the library (reading/document-ids.ts), with the file's size and time when worked out. */
+export interface BookDocumentIdsTable {
+  book_id: string;
+  format: string;
+  document: string;
+  size: number;
+  modified_at: number;
 }

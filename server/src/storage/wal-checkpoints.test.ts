@@ -52,21 +52,9 @@ describe('checkpoints on a thread of their own', () => {
 
   it('gives the checkpoints back to the connection when the thread stops unasked', async () => {
     const checkpoints = await checkpointInBackground(storage.db, storage.sqliteFile, log);
-    await checkpoints.thread()!.terminate();
+    await checkpoints.thread.terminate();
     await until(async () => (await autocheckpoint()) === 1000, 'the connection checkpoints again');
     expect(warnings).toEqual(['the checkpointing thread stopped; the database connection checkpoints again']);
-  });
-
-  it('ends the thread when nothing is written, and starts it again at the next write', async () => {
-    const checkpoints = await checkpointInBackground(storage.db, storage.sqliteFile, log, { idleMs: 1000 });
-    await until(() => checkpoints.thread() === undefined, 'the thread ends once nothing is written');
-    await fill();
-    await until(() => checkpoints.thread() !== undefined, 'a write starts it again');
-    await until(() => fs.statSync(storage.sqliteFile).size > 2500 * PAGE, 'the database file holds the rows written');
-    expect(await autocheckpoint()).toBe(0);
-    await checkpoints.stop();
-    expect(checkpoints.thread()).toBeUndefined();
-    expect(warnings).toEqual([]);
   });
 
   it('closes its connection when stopped, so the server connection is the last and removes the log', async () => {

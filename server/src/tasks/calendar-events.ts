@@ -35,7 +35,7 @@ export function feedWindow(now: number, zone: string): FeedWindow {
 }
 
 /**
- * The notices of an occurrence not completed (DESIGN §5): the first at its due time (past a
+ * The notices of an occurrence not completed (docs/behaviour/tasks-and-notices.md): the first at its due time (past a
  * weekend for workday tasks), then, with overdue notices, the first slot of each notice hour after
  * it. A calendar cannot know when the occurrence is completed, so each hour is given once.
  */

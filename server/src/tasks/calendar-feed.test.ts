@@ -41,6 +41,9 @@ describe.each(testDialects)('calendar feed on %s', (dialect) => {
     const response = await feed(path);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('text/calendar; charset=utf-8');
+    // Every content line ends with CRLF, the last one too (RFC 5545 §3.1).
+    expect(response.body.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
+    expect(response.body.endsWith('END:VCALENDAR\r\n')).toBe(true);
     return parseCalendar(response.body);
   };
   const ofTask = (events: ParsedEvent[], id: string) => events.filter((event) => event.url?.endsWith(`/task/${id}`));
@@ -152,6 +155,22 @@ describe.each(testDialects)('calendar feed on %s', (dialect) => {
     const ended = ofTask((await eventsOf(path)).events, task.id);
     expect(ended.map((event) => event.uid)).toEqual(before.map((event) => event.uid));
     expect(ended.every((event) => event.summary === '✓ Feed the cats' && event.alarms.length === 0)).toBe(true);
+  });
+
+  it('writes a one-off task as one event with its alarms, and keeps it, marked completed, once it is done', async () => {
+    const token = await userIn('America/New_York');
+    const path = await subscribe(token);
+    const task = await create(token, { name: 'Renew the passport', first_schedule_time: '2026-03-02T14:00:00Z', schedule_type: 'o', notice_hours: [17] });
+    const before = ofTask((await eventsOf(path)).events, task.id);
+    expect(before.map((event) => [event.start, event.summary, event.alarms])).toEqual([
+      ['2026-03-02T14:00:00Z', 'Renew the passport', ['2026-03-02T14:00:00Z', '2026-03-02T22:00:00Z']],
+    ]);
+    const done = Task.parse((await call('PUT', `/schedule/${task.id}`, token, { type: 'complete' })).json());
+    expect(done.active).toBe(false);
+    const after = ofTask((await eventsOf(path)).events, task.id);
+    expect(after.map((event) => [event.uid, event.summary, event.categories, event.completed, event.alarms])).toEqual([
+      [before[0]?.uid, '✓ Renew the passport', ['Completed'], '20260220T120000Z', []],
+    ]);
   });
 
   it('answers 304 to the ETag or the Last-Modified date it gave while the feed is unchanged, and 200 after a change', async () => {

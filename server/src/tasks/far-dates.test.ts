@@ -49,6 +49,7 @@ describe.each(testDialects)('far dates on %s', (dialect) => {
       occurrence_index: 0,
       schedule_time: time,
       next_notice_time: null,
+      notice_set_by_user: 0,
       last_notice_time: null,
       emails: '[]',
       overdue_notice: 1,

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 
 // Calendar arithmetic in a zone, in a constant number of operations whatever the dates, so that
-// no stored time, however far off, makes the server step through the years between (DESIGN §7).
+// no stored time, however far off, makes the server step through the years between (docs/behaviour/bad-input-and-limits.md).
 
 const DAY_MS = 86_400_000;
 

@@ -5,7 +5,7 @@ export type NoticeMail = { recipients: string[]; subject: string; body: string }
 
 type Owner = { email: string; zone: string };
 
-/** The notice of DESIGN §5: the task, its due time in the owner's zone, the comment and a link. */
+/** The notice of docs/behaviour/tasks-and-notices.md: the task, its due time in the owner's zone, the comment and a link. */
 export function composeNotice(task: TaskRow, owner: Owner, publicUrl: string): NoticeMail {
   const emails = JSON.parse(task.emails) as string[];
   const due = DateTime.fromMillis(task.schedule_time, { zone: owner.zone }).toFormat("cccc d LLLL yyyy, HH:mm '('ZZZZ')'", { locale: 'en-US' });

@@ -36,7 +36,7 @@ function retryDelay(attempts: number): number | null {
 }
 
 /**
- * Sends every notice when it falls due (DESIGN §5). It sleeps until the earliest due notice or
+ * Sends every notice when it falls due (docs/behaviour/tasks-and-notices.md). It sleeps until the earliest due notice or
  * retry — asking the clock to wake it — and each run records due notices under their keys, then
  * sends what is recorded and unsent. Whatever a crash interrupts is still recorded, and goes out
  * at the next start.
@@ -54,7 +54,7 @@ export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log, 
       const noticeTime = task.next_notice_time ?? now;
       if (!isInCalendar(task.schedule_time, zone) || !isInCalendar(noticeTime, zone)) {
         // Stored before dates were bounded: there is no due time to tell in the owner's zone and no
-        // next notice to compute, so its notices stop (DESIGN §7).
+        // next notice to compute, so its notices stop (docs/behaviour/bad-input-and-limits.md).
         log.warn({ task: task.id }, 'task notices stopped: its times lie beyond the calendar');
         return { notice: null, nextNoticeTime: null };
       }

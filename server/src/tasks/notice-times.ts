@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { calendarDaysBetween, millisOf } from './local-calendar.ts';
 
-/** What decides when a task's notices go (DESIGN §5 Notices). */
+/** What decides when a task's notices go (docs/behaviour/tasks-and-notices.md). */
 export type NoticeRules = {
   zone: string;
   overdueNotice: boolean;

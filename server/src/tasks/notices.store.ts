@@ -60,7 +60,7 @@ export function createNoticesStore(db: Kysely<Database>, { locking }: { locking:
         for (const { task, claim } of claims) {
           await trx
             .updateTable('tasks')
-            .set({ last_notice_time: task.next_notice_time, next_notice_time: claim.nextNoticeTime })
+            .set({ last_notice_time: task.next_notice_time, next_notice_time: claim.nextNoticeTime, notice_set_by_user: 0 })
             .where('id', '=', task.id)
             // Only if no one moved it meanwhile (a snooze, a complete): theirs stands.
             .where('next_notice_time', '=', task.next_notice_time)

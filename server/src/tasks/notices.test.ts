@@ -159,6 +159,44 @@ describe.each(testDialects)('task notices on %s', (dialect) => {
     expect(mine().filter((subject) => subject === 'Task due: Once')).toHaveLength(1);
   });
 
+  it('keeps a pending notice the owner set when another field is saved, until it is sent', async () => {
+    const before = accept();
+    const owner = await user('UTC');
+    // Friday 20 March 2026, 12:00.
+    await advanceTo(Date.UTC(2026, 2, 20, 12));
+    const now = t.clock.now();
+    const task = await create(owner, { name: 'Snoozed, then edited', first_schedule_time: iso(now + HOUR), notice_hours: [9] });
+    const snoozedTo = iso(now + 5 * HOUR);
+    await put(owner, task.id, { type: 'update', key: 'next_notice_time', value: snoozedTo });
+    for (const [key, value] of [['notice_hours', [9, 17]], ['notice_in_workday', true], ['overdue_notice', true], ['comment', 'Line one\nLine two'], ['name', 'Snoozed, edited']] as const) {
+      expect((await put(owner, task.id, { type: 'update', key, value })).next_notice_time, key).toBe(snoozedTo);
+    }
+    const mine = () => smtp.received.slice(before).filter((mail) => mail.subject === 'Task due: Snoozed, edited');
+    await advanceTo(now + 5 * HOUR);
+    expect(mine()).toHaveLength(1);
+    // Sent on Friday at 17:00: the rules decide again, from the notice just sent (Monday, then Saturday).
+    expect((await get(owner, task.id)).next_notice_time).toBe(iso(Date.UTC(2026, 2, 23, 9)));
+    expect((await put(owner, task.id, { type: 'update', key: 'notice_in_workday', value: false })).next_notice_time).toBe(iso(Date.UTC(2026, 2, 21, 9)));
+  });
+
+  it('reminds of a one-off task until it is completed, and then never again', async () => {
+    const before = accept();
+    const owner = await user('UTC');
+    // Monday 23 March 2026, 08:00.
+    await advanceTo(Date.UTC(2026, 2, 23, 8));
+    const task = await create(owner, { name: 'Post the letter', first_schedule_time: iso(Date.UTC(2026, 2, 23, 9)), schedule_type: 'o', notice_hours: [17] });
+    const mine = () => smtp.received.slice(before).filter((mail) => mail.subject === 'Task due: Post the letter');
+    await advanceTo(Date.UTC(2026, 2, 23, 9));
+    expect(mine()).toHaveLength(1);
+    expect(mine()[0]!.raw).toContain('Due: Monday 23 March 2026, 09:00 (UTC)');
+    await advanceTo(Date.UTC(2026, 2, 23, 17));
+    expect(mine()).toHaveLength(2);
+    expect((await get(owner, task.id)).next_notice_time).toBe(iso(Date.UTC(2026, 2, 24, 17)));
+    expect(await put(owner, task.id, { type: 'complete' })).toMatchObject({ active: false, next_notice_time: null });
+    await advanceTo(Date.UTC(2026, 2, 30, 17));
+    expect(mine()).toHaveLength(2);
+  });
+
   it('after a downtime sends the missed notice once, not every slot it missed', async () => {
     const before = accept();
     const owner = await user('UTC');
@@ -217,6 +255,9 @@ describe.each(testDialects)('task notices on %s', (dialect) => {
       const mail = fs.readFileSync(path.join(dir, files[0]!), 'utf8');
       expect(mail).toContain('Subject: Task due: Into the outbox');
       expect(mail).toContain(`To: ${me.email}`);
+      // Mail's lines end with CRLF (RFC 5322 §2.1), in the body as in the headers.
+      expect(mail.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/);
+      expect(mail.endsWith('\r\n')).toBe(true);
     } finally {
       await outbox.close();
       await outboxDatabase.drop();

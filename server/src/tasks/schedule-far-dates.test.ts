@@ -1,11 +1,11 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import type { ScheduleType } from '../../../contract/tasks.ts';
+import type { RepeatingType } from '../../../contract/tasks.ts';
 import { firstNotice, type NoticeRules, repeatNotice } from './notice-times.ts';
 import { nextOccurrence, occurrence, type Series } from './schedule.ts';
 
-const TYPES: ScheduleType[] = ['y', 'q', 'm', 'b', 'w', 'd'];
-const APPROXIMATE_STEP_DAYS: Record<ScheduleType, number> = { y: 365, q: 91, m: 30, b: 14, w: 7, d: 1 };
+const TYPES: RepeatingType[] = ['y', 'q', 'm', 'b', 'w', 'd'];
+const APPROXIMATE_STEP_DAYS: Record<RepeatingType, number> = { y: 365, q: 91, m: 30, b: 14, w: 7, d: 1 };
 // DST both ways, a half-hour DST, changes at midnight, and Samoa's skipped 30 December 2011.
 const ZONES = ['UTC', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'America/Santiago', 'Pacific/Apia'];
 const DAY = 86_400_000;
@@ -117,7 +117,7 @@ describe('schedule computations jump, whatever the dates', () => {
   it('cost next to nothing from the first day JavaScript can hold to now', () => {
     const anchor = Date.parse('-271821-04-20T00:00:00Z');
     expect(anchor).toBe(EARLIEST_MS);
-    const expected: Record<ScheduleType, string> = {
+    const expected: Record<RepeatingType, string> = {
       y: '2026-04-20T00:00:00.000Z',
       q: '2026-04-20T00:00:00.000Z',
       m: '2026-03-20T00:00:00.000Z',
@@ -126,7 +126,7 @@ describe('schedule computations jump, whatever the dates', () => {
       w: '2026-03-10T00:00:00.000Z',
       d: '2026-03-06T00:00:00.000Z',
     };
-    const found: Partial<Record<ScheduleType, string>> = {};
+    const found: Partial<Record<RepeatingType, string>> = {};
     let repeat: number | null = null;
     const elapsed = timed(() => {
       for (const type of TYPES) found[type] = utc(nextOccurrence({ anchor, type, zone: 'UTC' }, 0, NOW)!.time);

@@ -11,6 +11,14 @@ const occurrences = (series: Series, count: number) =>
   Array.from({ length: count }, (_, n) => local(occurrence(series, n)!, series.zone));
 
 describe('occurrences', () => {
+  it('of a one-off task are its first alone, and none follows it', () => {
+    const once: Series = { anchor: at('2026-03-06T09:00', LONDON), type: 'o', zone: LONDON };
+    expect(occurrences(once, 1)).toEqual(['2026-03-06T09:00 Fri']);
+    expect(occurrence(once, 1)).toBeNull();
+    expect(nextOccurrence(once, 0, once.anchor)).toBeNull();
+    expect(nextOccurrence(once, 0, at('2020-01-01T00:00', LONDON))).toBeNull();
+  });
+
   it('clamp month ends without drifting: Jan 31, Feb 28, Mar 31, Apr 30', () => {
     const series: Series = { anchor: at('2027-01-31T10:00', LONDON), type: 'm', zone: LONDON };
     expect(occurrences(series, 4)).toEqual([

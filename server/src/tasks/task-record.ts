@@ -1,7 +1,7 @@
-import type { ScheduleType, Task, TaskCompletion } from '../../../contract/tasks.ts';
+import type { DoneEntry, ScheduleType, Task, TaskCompletion } from '../../../contract/tasks.ts';
 import type { NoticeRules } from './notice-times.ts';
 import type { Series } from './schedule.ts';
-import type { CompletionRow, TaskRow } from './tasks.store.ts';
+import type { CompletionRow, DoneRow, TaskRow } from './tasks.store.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -30,6 +30,10 @@ export function toTask(row: TaskRow): Task {
 
 export function toCompletion(row: CompletionRow): TaskCompletion {
   return { occurrence: Number(row.occurrence_index), due_time: iso(Number(row.due_time)), completed_at: iso(Number(row.completed_at)) };
+}
+
+export function toDoneEntry(row: DoneRow): DoneEntry {
+  return { ...toCompletion(row), task_id: row.task_id, name: row.name, schedule_type: row.schedule_type as ScheduleType };
 }
 
 export function seriesOf(row: Pick<TaskRow, 'anchor_time' | 'schedule_type'>, zone: string): Series {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReply } from '../../../contract/errors.ts';
-import { NO_MORE_RESULTS, Task, TaskCompletion, TaskPage } from '../../../contract/tasks.ts';
+import { DonePage, NO_MORE_RESULTS, Task, TaskCompletion, TaskPage } from '../../../contract/tasks.ts';
 import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 
 const DAY = 86_400_000;
@@ -94,6 +94,76 @@ describe.each(testDialects)('done tasks and completion history on %s', (dialect)
     // A refused Complete (the task is done) records nothing.
     expect((await call('PUT', `/schedule/${task.id}`, dana, { type: 'complete' })).statusCode).toBe(409);
     expect(await history(dana, task.id)).toHaveLength(3);
+  });
+
+  /** The Done list, page by page: each entry as "name @ due time". */
+  const doneList = async (token: string) => {
+    const entries: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const response = await call('GET', '/schedule/completions?pageSize=2', token, undefined, cursor ? { pageCursor: cursor } : {});
+      expect(response.statusCode, response.body).toBe(200);
+      const page = DonePage.parse(response.json());
+      entries.push(...page.done.map((entry) => `${entry.name} @ ${entry.due_time}`));
+      cursor = page.cursor === NO_MORE_RESULTS ? undefined : page.cursor;
+    } while (cursor);
+    return entries;
+  };
+
+  it('completes a one-off task once: it is done, its history has the one Complete, and it is under Done', async () => {
+    const { idToken: gil } = await registerUser(t.app);
+    const due = t.clock.now() + DAY;
+    const once = await create(gil, { name: 'Renew the passport', first_schedule_time: iso(due), schedule_type: 'o', schedule_end_time: null });
+    expect(once).toMatchObject({ schedule_type: 'o', active: true, next_notice_time: iso(due) });
+    // The create call's default is still a daily task.
+    expect((await create(gil, { name: 'Daily', first_schedule_time: iso(due + 1000) })).schedule_type).toBe('d');
+    expect(await listAll(gil)).toEqual(['Renew the passport', 'Daily']);
+
+    t.clock.advance(1000);
+    const completedAt = t.clock.now();
+    expect(await complete(gil, once.id)).toMatchObject({ active: false, schedule_time: iso(due), next_notice_time: null });
+    expect(await history(gil, once.id)).toEqual([{ occurrence: 0, due_time: iso(due), completed_at: iso(completedAt) }]);
+    expect(await listAll(gil)).toEqual(['Daily']);
+    expect(await listAll(gil, 'done')).toEqual(['Renew the passport']);
+    const again = await call('PUT', `/schedule/${once.id}`, gil, { type: 'complete' });
+    expect(again.statusCode).toBe(409);
+    expect(await history(gil, once.id)).toHaveLength(1);
+
+    // Turned into a weekly task, a one-off steps on from its due time; and back, it stops there.
+    const weekly = await create(gil, { name: 'Was once', first_schedule_time: iso(due), schedule_type: 'o' });
+    const changed = await call('PUT', `/schedule/${weekly.id}`, gil, { type: 'update', key: 'schedule_type', value: 'w' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await complete(gil, weekly.id)).toMatchObject({ active: true, schedule_time: iso(due + 7 * DAY) });
+    expect((await call('PUT', `/schedule/${weekly.id}`, gil, { type: 'update', key: 'schedule_type', value: 'o' })).statusCode).toBe(200);
+    expect(await complete(gil, weekly.id)).toMatchObject({ active: false, schedule_time: iso(due + 7 * DAY) });
+  });
+
+  it('lists under Done every occurrence completed, the latest first, and only the owner\'s', async () => {
+    const { idToken: hal } = await registerUser(t.app);
+    const { idToken: ida } = await registerUser(t.app);
+    const due = t.clock.now() + DAY;
+    const daily = await create(hal, { name: 'Feed the cat', first_schedule_time: iso(due) });
+    const once = await create(hal, { name: 'Book the dentist', first_schedule_time: iso(due), schedule_type: 'o' });
+    await create(ida, { name: 'Not hal\'s', first_schedule_time: iso(due), schedule_type: 'o' }).then((task) => complete(ida, task.id));
+    for (const id of [daily.id, once.id, daily.id]) {
+      t.clock.advance(1000);
+      await complete(hal, id);
+    }
+    expect(await doneList(hal)).toEqual([
+      `Feed the cat @ ${iso(due + DAY)}`,
+      `Book the dentist @ ${iso(due)}`,
+      `Feed the cat @ ${iso(due)}`,
+    ]);
+    const [latest] = DonePage.parse((await call('GET', '/schedule/completions', hal)).json()).done;
+    expect(latest).toMatchObject({ task_id: daily.id, schedule_type: 'd', occurrence: 1 });
+    expect(await doneList(ida)).toEqual([`Not hal's @ ${iso(due)}`]);
+
+    const forged = await call('GET', '/schedule/completions', hal, undefined, { pageCursor: Buffer.from('["x",1]').toString('base64url') });
+    expect(forged.statusCode).toBe(400);
+    expect(ErrorReply.parse(forged.json()).message).toBe('pageCursor: is not a cursor of this list');
+    // Deleted with its task, its completions leave the list.
+    expect((await call('DELETE', `/schedule/${daily.id}`, hal)).statusCode).toBe(204);
+    expect(await doneList(hal)).toEqual([`Book the dentist @ ${iso(due)}`]);
   });
 
   it('records two Completes sent at once each under the occurrence it completed, never one twice', async () => {

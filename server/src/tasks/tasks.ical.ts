@@ -93,5 +93,6 @@ export function taskCalendar({ tasks, completions, zone, now, taskUrl }: TaskCal
     const twin = twins.createEvent({ start: new Date(event.start), summary });
     for (const notice of event.notices) addNotice(written, twin, event.start, notice, event.task.name);
   }
-  return calendar.toString();
+  // ical-generator ends the last line without the CRLF that ends every content line (RFC 5545 §3.1).
+  return `${calendar.toString()}\r\n`;
 }

@@ -2,18 +2,16 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorReply } from '../../../contract/errors.ts';
-import { SESSION_OR_API_TOKEN } from '../http/openapi.ts';
 import { CreateTaskBody, TaskAction } from '../../../contract/task-requests.ts';
-import { Task, TaskCompletion, TaskIdParams, TaskPage, TaskPageQuery } from '../../../contract/tasks.ts';
+import { DonePage, DonePageQuery, Task, TaskCompletion, TaskIdParams, TaskPage, TaskPageQuery } from '../../../contract/tasks.ts';
 import type { TasksService } from './tasks.service.ts';
 
 // Header names arrive lower-cased; other headers pass through untouched.
 const PageHeaders = z.looseObject({ pagecursor: z.string().max(500, 'must be at most 500 characters').optional() });
 
-/** The task gateway of spec §7, at its own paths; registered behind requireUserOrApiToken. */
+/** The task gateway of docs/behaviour/tasks-and-notices.md, at its own paths; registered behind requireUserOrApiToken. */
 export const tasksRoutes: FastifyPluginAsync<{ tasks: TasksService }> = async (app, { tasks }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const security = SESSION_OR_API_TOKEN;
 
   routes.get(
     '/schedule',
@@ -22,7 +20,6 @@ export const tasksRoutes: FastifyPluginAsync<{ tasks: TasksService }> = async (a
         tags: ['tasks'],
         summary:
           'Tasks by status: active (the default) soonest due first, done (made inactive by Complete past their end) latest due first, or all soonest due first; send the previous reply\'s cursor as the pageCursor header',
-        security,
         querystring: TaskPageQuery,
         headers: PageHeaders,
         response: { 200: TaskPage, 400: ErrorReply, 401: ErrorReply },
@@ -31,13 +28,27 @@ export const tasksRoutes: FastifyPluginAsync<{ tasks: TasksService }> = async (a
     async (request) => tasks.page(request.user.uid, request.query.status, request.headers.pagecursor, request.query.pageSize),
   );
 
+  routes.get(
+    '/schedule/completions',
+    {
+      schema: {
+        tags: ['tasks'],
+        summary:
+          'The Done list: every occurrence completed, of one-off and repeating tasks, the latest completed first; send the previous reply\'s cursor as the pageCursor header',
+        querystring: DonePageQuery,
+        headers: PageHeaders,
+        response: { 200: DonePage, 400: ErrorReply, 401: ErrorReply },
+      },
+    },
+    async (request) => tasks.done(request.user.uid, request.headers.pagecursor, request.query.pageSize),
+  );
+
   routes.post(
     '/schedule',
     {
       schema: {
         tags: ['tasks'],
         summary: 'Create a task',
-        security,
         body: CreateTaskBody,
         response: { 200: Task, 400: ErrorReply, 401: ErrorReply },
       },
@@ -51,7 +62,6 @@ export const tasksRoutes: FastifyPluginAsync<{ tasks: TasksService }> = async (a
       schema: {
         tags: ['tasks'],
         summary: 'One task',
-        security,
         params: TaskIdParams,
         response: { 200: Task, 401: ErrorReply, 404: ErrorReply },
       },
@@ -65,7 +75,6 @@ export const tasksRoutes: FastifyPluginAsync<{ tasks: TasksService }> = async (a
       schema: {
         tags: ['tasks'],
         summary: 'Change one field ({type: "update", key, value}) or complete the current occurrence ({type: "complete"})',
-        security,
         params: TaskIdParams,
         body: TaskAction,
         response: { 200: Task, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply, 409: ErrorReply },
@@ -80,7 +89,6 @@ export const tasksRoutes: FastifyPluginAsync<{ tasks: TasksService }> = async (a
       schema: {
         tags: ['tasks'],
         summary: 'Delete the task with its pending notices and its history; a notice being sent at that moment goes once',
-        security,
         params: TaskIdParams,
         response: { 204: z.null(), 401: ErrorReply, 404: ErrorReply },
       },
@@ -97,7 +105,6 @@ export const tasksRoutes: FastifyPluginAsync<{ tasks: TasksService }> = async (a
       schema: {
         tags: ['tasks'],
         summary: 'The task\'s completions, newest first (the newest 100): which occurrence and when',
-        security,
         params: TaskIdParams,
         response: { 200: z.array(TaskCompletion), 401: ErrorReply, 404: ErrorReply },
       },

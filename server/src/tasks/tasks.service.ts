@@ -7,6 +7,7 @@ import {
   type TaskFieldChange,
 } from '../../../contract/task-requests.ts';
 import {
+  type DonePage,
   MORE_RESULTS_AFTER_LIMIT,
   NO_MORE_RESULTS,
   type Task,
@@ -19,9 +20,9 @@ import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
 import { feedWindow, MAX_EVENTS_PER_FEED } from './calendar-events.ts';
 import { firstNotice, repeatNotice } from './notice-times.ts';
-import { decodeCursor, encodeCursor } from './page-cursor.ts';
+import { decodeCursor, decodeDoneCursor, encodeCursor, encodeDoneCursor } from './page-cursor.ts';
 import { nextOccurrence } from './schedule.ts';
-import { noticeRulesOf, seriesOf, toCompletion, toTask } from './task-record.ts';
+import { noticeRulesOf, seriesOf, toCompletion, toDoneEntry, toTask } from './task-record.ts';
 import { taskCalendar } from './tasks.ical.ts';
 import type { TaskPatch, TaskRow, TasksStore } from './tasks.store.ts';
 
@@ -57,8 +58,8 @@ function patchFor(change: TaskFieldChange, row: TaskRow, zone: string, now: numb
       return { emails: JSON.stringify(change.value) };
     case 'schedule_time': {
       if (row.schedule_end_time !== null && change.value > row.schedule_end_time) throw new AppError(400, DUE_AFTER_END_MESSAGE);
-      // A typed due time re-anchors the series (DESIGN §5).
-      const moved = { anchor_time: change.value, occurrence_index: 0, schedule_time: change.value, last_notice_time: null };
+      // A typed due time re-anchors the series (docs/behaviour/tasks-and-notices.md).
+      const moved = { anchor_time: change.value, occurrence_index: 0, schedule_time: change.value, last_notice_time: null, notice_set_by_user: 0 };
       return { ...moved, next_notice_time: pendingNotice({ ...row, ...moved }, zone, now) };
     }
     case 'schedule_type':
@@ -66,11 +67,13 @@ function patchFor(change: TaskFieldChange, row: TaskRow, zone: string, now: numb
       return { schedule_type: change.value, anchor_time: row.schedule_time, occurrence_index: 0 };
     case 'next_notice_time':
       if (row.active !== 1) throw notActive();
-      return { next_notice_time: change.value };
+      return { next_notice_time: change.value, notice_set_by_user: 1 };
     case 'notice_hours':
     case 'overdue_notice':
     case 'notice_in_workday': {
       const stored = change.key === 'notice_hours' ? JSON.stringify(change.value) : change.value ? 1 : 0;
+      // A notice the owner set stays where they put it; the rules apply from the next one on.
+      if (row.notice_set_by_user === 1) return { [change.key]: stored };
       const changed = { ...row, [change.key]: stored };
       return { [change.key]: stored, next_notice_time: pendingNotice(changed, zone, now) };
     }
@@ -78,20 +81,22 @@ function patchFor(change: TaskFieldChange, row: TaskRow, zone: string, now: numb
 }
 
 /**
- * Complete: on to the first occurrence later than both this one and now, or inactive past the
- * end — the series' own, or the calendar's for a task stored with a time it cannot hold.
+ * Complete: on to the first occurrence later than both this one and now, or inactive (done) past
+ * the end — the series' own, or the calendar's for a task stored with a time it cannot hold; a
+ * one-off task has no other occurrence, so it is done.
  */
 function completion(row: TaskRow, zone: string, now: number): TaskPatch {
   if (row.active !== 1) throw notActive();
   const next = nextOccurrence(seriesOf(row, zone), row.occurrence_index, Math.max(row.schedule_time, now));
   if (next === null || (row.schedule_end_time !== null && next.time > row.schedule_end_time)) {
-    return { active: 0, next_notice_time: null, last_notice_time: null };
+    return { active: 0, next_notice_time: null, last_notice_time: null, notice_set_by_user: 0 };
   }
   const advanced = { ...row, occurrence_index: next.index, schedule_time: next.time, last_notice_time: null };
   return {
     occurrence_index: next.index,
     schedule_time: next.time,
     last_notice_time: null,
+    notice_set_by_user: 0,
     next_notice_time: pendingNotice(advanced, zone, now),
   };
 }
@@ -120,6 +125,7 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
         occurrence_index: 0,
         schedule_time: body.first_schedule_time,
         next_notice_time: null,
+        notice_set_by_user: 0,
         last_notice_time: null,
         emails: JSON.stringify(body.emails),
         overdue_notice: body.overdue_notice ? 1 : 0,
@@ -167,6 +173,18 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
       }
       onScheduleChange();
       return toTask(updated);
+    },
+
+    /** The Done list: every occurrence completed, of one-off and repeating tasks alike, the latest first. */
+    async done(ownerId: string, cursor: string | undefined, pageSize: number): Promise<DonePage> {
+      const after = cursor ? decodeDoneCursor(cursor) : undefined;
+      const rows = await tasks.done(ownerId, after, pageSize + 1);
+      const shown = rows.slice(0, pageSize);
+      const last = shown.at(-1);
+      return {
+        done: shown.map(toDoneEntry),
+        cursor: rows.length > pageSize && last ? encodeDoneCursor({ completedAt: Number(last.completed_at), id: Number(last.id) }) : NO_MORE_RESULTS,
+      };
     },
 
     /** The task's completions, newest first. */

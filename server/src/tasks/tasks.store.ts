@@ -7,6 +7,9 @@ export type TaskPatch = Omit<Updateable<TasksTable>, 'id' | 'owner_id'>;
 export type CompletionRow = Selectable<TaskCompletionsTable>;
 /** Where a page of the list starts: after this task in the list's (schedule_time, id) order. */
 export type TaskPosition = { scheduleTime: number; id: string };
+/** Where a page of the Done list starts: after this completion in (completed_at, id) order. */
+export type DonePosition = { completedAt: number; id: number };
+export type DoneRow = CompletionRow & Pick<TaskRow, 'name' | 'schedule_type'>;
 
 /** Bound parameters per query stay far below both databases' limits. */
 const CALENDAR_IDS_PER_QUERY = 500;
@@ -91,6 +94,22 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
         .orderBy('id', 'desc')
         .limit(TASK_COMPLETIONS_SHOWN)
         .execute();
+    },
+
+    /** `limit` completions of the owner's tasks after `after`, the latest completed first, each with its task's name and kind. */
+    done(ownerId: string, after: DonePosition | undefined, limit: number): Promise<DoneRow[]> {
+      let query = db
+        .selectFrom('task_completions')
+        .innerJoin('tasks', 'tasks.id', 'task_completions.task_id')
+        .selectAll('task_completions')
+        .select(['tasks.name', 'tasks.schedule_type'])
+        .where('task_completions.owner_id', '=', ownerId);
+      if (after) {
+        query = query.where((eb) =>
+          eb(eb.refTuple('task_completions.completed_at', 'task_completions.id'), '<', eb.tuple(after.completedAt, after.id)),
+        );
+      }
+      return query.orderBy('task_completions.completed_at', 'desc').orderBy('task_completions.id', 'desc').limit(limit).execute();
     },
 
     /** Every task of the owner (due order) and every completion (oldest first), for the owner's export. */

@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { type Bookmark, BookmarkImportReply } from '../../../contract/bookmarks.ts';
 import type { BookmarksClient } from './bookmarks-client.ts';
+import { bookmarkFileText } from '../bookmarks/bookmark-file-text.ts';
+import { type FileBookmark, readNetscapeFile } from '../bookmarks/netscape-file-reader.ts';
 import { multipart } from './multipart.ts';
 
 /** A bookmarks file of `server/src/bookmarks/fixtures/`, as bytes. */
@@ -27,4 +29,11 @@ export async function importBookmarks(app: FastifyInstance, client: BookmarksCli
 /** Every bookmark of the client (at most 100), by link. */
 export async function bookmarksByLink(client: BookmarksClient): Promise<Map<string, Bookmark>> {
   return new Map((await client.list({ pageSize: '100' })).items.map((item) => [item.link, item]));
+}
+
+/** Every link of a bookmarks file as the importer reads it, before any validation. */
+export async function readFileLinks(file: Uint8Array): Promise<FileBookmark[]> {
+  const links: FileBookmark[] = [];
+  for await (const read of readNetscapeFile(bookmarkFileText([file]))) links.push(...read);
+  return links;
 }

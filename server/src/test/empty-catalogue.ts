@@ -1,11 +1,13 @@
-import type { Catalogue } from '../books/books.search.ts';
-import { createPostgresCatalogue } from '../books/books.search.postgres.ts';
-import { createSqliteCatalogue } from '../books/books.search.sqlite.ts';
+import { type Catalogue, type CatalogueStore, searchedCatalogue } from '../books/books.search.ts';
+import { type BookSearchOptions, createBookSearch } from '../books/search-index/book-search.ts';
+import { indexSourceOf } from '../books/search-index/index-sources.ts';
+import { createPostgresCatalogue } from '../books/catalogue.postgres.ts';
+import { createSqliteCatalogue } from '../books/catalogue.sqlite.ts';
 import type { Storage } from '../storage/database.ts';
 
-/** The catalogue of a test app's storage, opened beside the app's own. */
-export function testCatalogue(storage: Storage): Catalogue {
-  return storage.dialect === 'sqlite' ? createSqliteCatalogue(storage.db, storage.sqliteFile) : createPostgresCatalogue(storage.db);
+/** The stored catalogue of a test app's storage, opened beside the app's own. */
+export function testCatalogue(storage: Storage): CatalogueStore {
+  return storage.dialect === 'sqlite' ? createSqliteCatalogue(storage.db, storage.sqliteFile) : createPostgresCatalogue(storage.db, storage.postgres);
 }
 
 /** Empties the catalogue underneath the app: no upload can, since a file without books is refused. */
@@ -16,4 +18,12 @@ export async function emptyCatalogue(storage: Storage): Promise<void> {
   } finally {
     await catalogue.close();
   }
+}
+
+/**
+ * The catalogue of a test app's storage searched by a book search of its own, which waits for the
+ * index of the current catalogue: opened beside the app's own, its index file not kept.
+ */
+export function searchedTestCatalogue(storage: Storage, options: Partial<BookSearchOptions> = {}): Catalogue {
+  return searchedCatalogue(testCatalogue(storage), createBookSearch({ source: indexSourceOf(storage), waitForIndex: true, ...options }));
 }

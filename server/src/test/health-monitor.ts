@@ -4,12 +4,20 @@ import path from 'node:path';
 
 export type HealthProbe = { status: number; ms: number };
 
+/**
+ * What the load tests fail on: a health answer this late is a stalled event loop, not a busy
+ * machine. The budget (docs/budgets.md) is 100 ms on a quiet machine; these tests run beside other
+ * work, where a slow answer may be the machine's, so they allow ten times that and print the
+ * figures (`healthSummary`) for the budget to be read from on a quiet one.
+ */
+export const HEALTH_STALL_MS = 1_000;
+
 const PROBE_SCRIPT = path.join(import.meta.dirname, 'health-probe.ts');
 
 /**
  * /api/health asked every `everyMs` from a process of its own, as an outside monitor would. A test
  * that sends the load from its own event loop cannot time health there too: its loop, busy with
- * the load's replies, added up to 80 ms to answers the server had sent in under 20.
+ * the load's replies, added its own delay to answers the server had sent at once.
  * Resolves once the first answer has come, so that the load to watch can start.
  */
 export async function watchHealth(port: number, everyMs = 20) {

@@ -8,7 +8,7 @@ const [port, everyMs] = process.argv.slice(2).map(Number);
 /**
  * An outside monitor runs on a machine of its own. Here it shares two cores with the server and
  * the test that loads it, and its own turns came late: during a bookmark import its slowest
- * answers were 41–76 ms where the server's event loop had waited at most 40. Above their priority
+ * answers took longer than the server's event loop had waited. Above their priority
  * it times the server alone. Where raising a priority is not allowed (not root), it runs as it was.
  */
 const MONITOR_NICE = -10;

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EndedSessions } from '../../../contract/sessions.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { MAX_FAILED_SIGN_INS_PER_MINUTE } from '../auth/login-limiter.ts';
+import { makeOtherCredentials } from '../test/other-credentials.ts';
 import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 
 const NEW_PASSWORD = 'a brand new passphrase';
@@ -42,6 +43,21 @@ describe.each(testDialects)('changing one’s password on %s', (dialect) => {
     expect((await refresh(ann.refreshToken)).statusCode).toBe(401);
     expect((await login(ann.user.email, ann.password)).statusCode).toBe(401);
     expect((await login(ann.user.email, NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('keeps API tokens, app passwords and the calendar address unless asked to end them too', async () => {
+    const ann = await registerUser(t.app);
+    const credentials = await makeOtherCredentials(t.app, ann);
+    const everyOne = { apiToken: true, appPassword: true, calendar: true };
+    expect(await credentials.working()).toEqual(everyOne);
+
+    expect((await changePassword(ann.idToken, { current: ann.password, password: NEW_PASSWORD })).statusCode).toBe(200);
+    expect(await credentials.working()).toEqual(everyOne);
+
+    const ended = await changePassword(ann.idToken, { current: NEW_PASSWORD, password: 'a third long passphrase', endOtherCredentials: true });
+    expect(ended.statusCode, ended.body).toBe(200);
+    expect(await credentials.working()).toEqual({ apiToken: false, appPassword: false, calendar: false });
+    expect((await me(ann.idToken)).statusCode).toBe(200);
   });
 
   it('refuses a wrong or missing current password and a new one against the rules, and changes nothing', async () => {

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { DELETE_EMAIL_MISMATCH } from '../../../contract/account.ts';
-import type { DisabledAccounts } from '../auth/disabled-accounts.ts';
-import type { SessionRevocations } from '../auth/session-revocations.ts';
-import { createSessionsStore } from '../auth/sessions.store.ts';
-import type { BookmarkIndex } from '../bookmarks/bookmarks.search.ts';
 import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Database } from '../storage/schema.ts';
@@ -21,6 +17,9 @@ export type NewAccount = {
   passwordHash: string | null;
 };
 
+/** How an account changed, as every credential check hears it (auth/disabled-accounts.ts): `enabled` lets it in again. */
+export type AccountChange = 'disabled' | 'enabled' | 'deleted';
+
 const signupClosed = (refusal?: string) =>
   new AppError(403, ['Sign-up is closed on this installation', refusal].filter(Boolean).join(': '));
 
@@ -29,13 +28,17 @@ type Dependencies = {
   clock: Clock;
   allowSignup: boolean;
   adminEmails: string[];
-  /** Ending an account's sign-ins, and refusing its every credential, at once on every instance. */
-  revocations: Pick<SessionRevocations, 'announce'>;
-  disabled: Pick<DisabledAccounts, 'announce'>;
+  /**
+   * Ending an account's sign-ins, and refusing its every credential, at once on every instance.
+   * Sessions are auth's, which builds on accounts: services.ts hands in its parts, described here.
+   */
+  endSessionsOf: (q: Kysely<Database>, userId: string) => Promise<string[]>;
+  revocations: { announce(sessionIds: string[]): Promise<void> };
+  disabled: { announce(userId: string, change: AccountChange): Promise<void> };
   /** Tells the account's open pages (their event stream) that it changed. */
   events: Pick<UserEvents, 'publish'>;
   /** A deleted account's bookmarks leave the search index too (SQLite's word index has no foreign key). */
-  bookmarkIndex: Pick<BookmarkIndex, 'remove'>;
+  bookmarkIndex: { remove(ownerId: string, ids: number[]): Promise<void> };
 };
 
 /** Bookmarks taken out of the index per transaction when an account is deleted. */
@@ -76,7 +79,7 @@ async function refuseTakenEmail<T>(writing: Promise<T>): Promise<T> {
  * The one place that opens accounts and says who administers: local sign-up, provider sign-in,
  * `create-admin` (and later invitations) all come here, so the rules hold the same for each.
  */
-export function createAccountsService({ db, clock, allowSignup, adminEmails, revocations, disabled, events, bookmarkIndex }: Dependencies) {
+export function createAccountsService({ db, clock, allowSignup, adminEmails, endSessionsOf, revocations, disabled, events, bookmarkIndex }: Dependencies) {
   const isAdmin = (user: Pick<UserRow, 'is_admin' | 'email'>) => user.is_admin === 1 || adminEmails.includes(user.email);
 
   /** Refuses to take the last administrator who can sign in away, whatever the change. */
@@ -91,11 +94,6 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails, rev
     if (!others.some(isAdmin)) {
       throw new AppError(409, `Cannot ${change} the last administrator; make another account administrator first`);
     }
-  }
-
-  /** Ends every sign-in of the user and tells every instance, so that each token stops at its next request. */
-  async function endEverySession(q: Kysely<Database>, userId: string): Promise<string[]> {
-    return createSessionsStore(q).revokeFamiliesOf(userId, {}, clock.now());
   }
 
   async function findUser(q: Kysely<Database>, userId: string): Promise<UserRow> {
@@ -167,6 +165,12 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails, rev
     /** The first account, and every account whose e-mail is in ADMIN_EMAILS. */
     isAdmin,
 
+    /** Whether the account administers now: it is there, not disabled, and an administrator. */
+    async administers(userId: string): Promise<boolean> {
+      const user = await createUsersStore(db).findById(userId);
+      return user !== undefined && user.disabled_at === null && isAdmin(user);
+    },
+
     /** Whether the account administers through ADMIN_EMAILS, which only the configuration changes. */
     isAdminByConfig: (user: Pick<UserRow, 'email'>) => adminEmails.includes(user.email),
 
@@ -193,7 +197,7 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails, rev
         if (disable) await assertAnotherAdmin(trx, user, 'disable');
         const disabledAt = disable ? (user.disabled_at ?? clock.now()) : null;
         await trx.updateTable('users').set({ disabled_at: disabledAt, updated_at: clock.now() }).where('id', '=', userId).execute();
-        return disable ? endEverySession(trx, userId) : [];
+        return disable ? endSessionsOf(trx, userId) : [];
       });
       await revocations.announce(ended);
       await disabled.announce(userId, disable ? 'disabled' : 'enabled');
@@ -212,7 +216,7 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails, rev
         const user = await findUser(trx, userId);
         await assertAnotherAdmin(trx, user, 'delete');
         await trx.updateTable('users').set({ disabled_at: user.disabled_at ?? clock.now() }).where('id', '=', userId).execute();
-        return endEverySession(trx, userId);
+        return endSessionsOf(trx, userId);
       });
       await revocations.announce(ended);
       await disabled.announce(userId, 'disabled');

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { hashOfSecretToken, looksLikeSecretToken, newSecretToken } from '../auth/secret-tokens.ts';
+import { hashOfSecretToken, looksLikeSecretToken, newSecretToken } from '../secret-tokens.ts';
 import type { Database } from '../storage/schema.ts';
 
 /** An invitation is good for a week: long enough for a household's e-mail to be read, short enough that a forgotten link dies. */
@@ -30,6 +30,33 @@ export function createInvitationsStore(db: Kysely<Database>) {
         .where('expires_at', '>', now)
         .executeTakeFirst();
       return row?.email ?? null;
+    },
+
+    /** The invitations still good, newest first, with the name of who sent each. */
+    pending(now: number) {
+      return db
+        .selectFrom('invitations')
+        .leftJoin('users', 'users.id', 'invitations.invited_by')
+        .select(['invitations.token_hash', 'invitations.email', 'users.display_name', 'invitations.created_at', 'invitations.expires_at'])
+        .where('invitations.used_at', 'is', null)
+        .where('invitations.expires_at', '>', now)
+        .orderBy('invitations.created_at', 'desc')
+        .orderBy('invitations.token_hash')
+        .execute();
+    },
+
+    /**
+     * Takes back an invitation still good, named by its hash: its link then answers as an unknown
+     * one. False when there is none such (unknown, used or expired).
+     */
+    async revoke(tokenHash: string, now: number): Promise<boolean> {
+      const result = await db
+        .deleteFrom('invitations')
+        .where('token_hash', '=', tokenHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
     },
 
     /** Marks a good invitation used, in the caller's transaction; false when it is not good (any more). */

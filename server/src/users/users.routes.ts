@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { UpdateMeBody, USER_EVENT, UserRecord } from '../../../contract/users.ts';
+import { contentReply } from '../http/openapi.ts';
 import type { UsersService } from './users.service.ts';
 
 /** Proxies close idle connections; a comment line now and then keeps the stream open. */
@@ -10,7 +11,6 @@ const HEARTBEAT_MS = 20_000;
 
 export const usersRoutes: FastifyPluginAsync<{ users: UsersService }> = async (app, { users }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const security = [{ bearer: [] }];
   // Open streams would hold a shutdown until the browser leaves; end them first.
   const openStreams = new Set<PassThrough>();
   app.addHook('preClose', async () => {
@@ -24,7 +24,6 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService }> = async (a
       schema: {
         tags: ['users'],
         summary: 'The signed-in user record',
-        security,
         response: { 200: UserRecord, 401: ErrorReply, 404: ErrorReply },
       },
     },
@@ -38,7 +37,6 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService }> = async (a
         tags: ['users'],
         summary:
           'Change the timezone, the name or the e-mail (any of them, at least one). A new e-mail is lower-cased and must be free (409); one of ADMIN_EMAILS is refused to an account that does not administer (403). The bearer token names the old ones until the next refresh',
-        security,
         body: UpdateMeBody,
         response: { 200: UserRecord, 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 404: ErrorReply, 409: ErrorReply },
       },
@@ -54,8 +52,7 @@ export const usersRoutes: FastifyPluginAsync<{ users: UsersService }> = async (a
       schema: {
         tags: ['users'],
         summary: `Server-Sent Events: a "${USER_EVENT}" event with the record now and on every change`,
-        security,
-        response: { 401: ErrorReply },
+        response: { 200: contentReply('text/event-stream', 'The events, until the client leaves'), 401: ErrorReply },
       },
     },
     (request, reply) => {

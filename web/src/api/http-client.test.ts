@@ -16,6 +16,8 @@ function freshServerState() {
     /** Whether /api/thing accepts the tokens that a refresh issues. */
     acceptRefreshed: true,
     refreshCalls: 0,
+    /** The token the refresh numbered `n` issues. */
+    issue: (n: number) => `token-${n}`,
     thingCalls: 0,
     seenAuthorization: [] as (string | undefined)[],
   };
@@ -46,7 +48,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     // Slow enough that concurrent 401s all arrive while this refresh is under way.
     await new Promise((resolve) => setTimeout(resolve, 50));
     if (server.refreshStatus !== 200) return refuse(res, server.refreshStatus, 'Your session has ended');
-    const issued = `token-${server.refreshCalls + 1}`;
+    const issued = server.issue(server.refreshCalls + 1);
     if (server.acceptRefreshed) server.validToken = issued;
     return reply(res, 200, { idToken: issued, user });
   }
@@ -195,6 +197,65 @@ describe('the API client', () => {
     expect(failure).toMatchObject({ status: 401, message: 'Token expired' });
     expect(server.refreshCalls).toBe(1);
     expect(server.thingCalls).toBe(2);
+  });
+
+  describe('with tokens that say when they expire', () => {
+    const MINUTE = 60_000;
+    /** A JWT-shaped token (header, claims, signature) whose claims say when it was issued and expires. */
+    const jwt = (issuedAt: number, expiresAt: number, name: string) =>
+      ['e30', Buffer.from(JSON.stringify({ iat: issuedAt / 1000, exp: expiresAt / 1000 })).toString('base64url'), name].join('.');
+    /** What the server hands out on a refresh: a token good for 15 minutes from its own time. */
+    const serverNow = Date.UTC(2026, 10, 28, 12);
+
+    it('refreshes first when the token has expired, so no call is refused: concurrent calls share the one refresh', async () => {
+      const stale = jwt(serverNow - 40 * MINUTE, serverNow - 25 * MINUTE, 'stale');
+      server.validToken = 'token-2';
+      const session = new RecordingSession(stale);
+      const client = createHttpClient({ session, origin, now: () => serverNow });
+
+      const replies = await Promise.all(Array.from({ length: 3 }, () => client.json('/api/thing', Thing)));
+
+      expect(replies).toEqual(Array.from({ length: 3 }, () => ({ value: 42 })));
+      expect(server.refreshCalls).toBe(1);
+      expect(server.thingCalls).toBe(3);
+      expect(server.seenAuthorization).toEqual([undefined, 'Bearer token-2', 'Bearer token-2', 'Bearer token-2']);
+    });
+
+    it('refreshes first when the token expires within half a minute, and not while it has longer', async () => {
+      let clock = serverNow;
+      const token = jwt(serverNow - 14 * MINUTE, serverNow + MINUTE, 'short');
+      server.validToken = token;
+      const session = new RecordingSession(token);
+      const client = createHttpClient({ session, origin, now: () => clock });
+
+      await client.json('/api/thing', Thing);
+      expect(server.refreshCalls).toBe(0);
+      clock += 31_000;
+      server.validToken = 'token-2';
+      await client.json('/api/thing', Thing);
+      expect(server.refreshCalls).toBe(1);
+      expect(server.seenAuthorization).toEqual([`Bearer ${token}`, undefined, 'Bearer token-2']);
+    });
+
+    it('renews a refreshed token by its life from its arrival, whatever the browser\'s clock says', async () => {
+      // The browser's clock runs an hour ahead of the server's: by it, every new token is long expired.
+      let clock = serverNow + 60 * MINUTE;
+      server.issue = (n) => jwt(serverNow + n * MINUTE, serverNow + n * MINUTE + 15 * MINUTE, `fresh-${n}`);
+      server.validToken = server.issue(2);
+      const session = new RecordingSession(jwt(serverNow - 20 * MINUTE, serverNow - 5 * MINUTE, 'stale'));
+      const client = createHttpClient({ session, origin, now: () => clock });
+
+      await client.json('/api/thing', Thing);
+      expect(server.refreshCalls).toBe(1);
+      clock += 10 * MINUTE;
+      await client.json('/api/thing', Thing);
+      expect(server.refreshCalls).toBe(1);
+      clock += 5 * MINUTE;
+      server.validToken = server.issue(3);
+      await client.json('/api/thing', Thing);
+      expect(server.refreshCalls).toBe(2);
+      expect(server.thingCalls).toBe(3);
+    });
   });
 
   it('sends anonymous calls without a token and takes their 401 as the answer', async () => {

@@ -1,3 +1,4 @@
+import { decodeJwt } from 'jose/jwt/decode';
 import { z } from 'zod';
 import { AuthReply } from '../../../contract/auth.ts';
 import { errorFromReply } from './api-error.ts';
@@ -10,7 +11,7 @@ export interface Session {
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON; a FormData as multipart/form-data. */
   body?: unknown;
   signal?: AbortSignal;
@@ -23,6 +24,11 @@ export interface RequestOptions {
    * them, so such a request goes by XMLHttpRequest.
    */
   onUploadProgress?: (sent: number, total: number) => void;
+  /**
+   * Lets the request outlive the page (fetch's `keepalive`): the reader's last position, saved as
+   * the tab closes. A beacon cannot carry the bearer header; a keepalive fetch can.
+   */
+  keepalive?: boolean;
 }
 
 export interface HttpClient {
@@ -38,12 +44,23 @@ export interface HttpClientOptions {
   session: Session;
   /** Empty in the browser, where the API shares the page's origin. */
   origin?: string;
+  /** The time, in epoch milliseconds; tests move it. */
+  now?: () => number;
 }
 
 const REFRESH_LOCK = 'organiser.refresh';
 
-export function createHttpClient({ session, origin = '' }: HttpClientOptions): HttpClient {
+/** A token this close to its end is renewed before a call rather than sent to be refused on the way. */
+const RENEW_BEFORE_MS = 30_000;
+
+export function createHttpClient({ session, origin = '', now = Date.now }: HttpClientOptions): HttpClient {
   let refreshing: Promise<string> | null = null;
+  /**
+   * The token the last refresh gave and when, by this browser's clock, to renew it: its life
+   * (`exp` − `iat`) counted from its arrival, so that a clock set apart from the server's neither
+   * renews every call nor waits for the 401.
+   */
+  let renewed: { token: string; renewAt: number | null } | null = null;
 
   async function send(path: string, options: RequestOptions, token: string | null): Promise<Response> {
     const headers = new Headers(options.headers);
@@ -56,6 +73,7 @@ export function createHttpClient({ session, origin = '' }: HttpClientOptions): H
         body: requestBody(options.body, headers),
         credentials: 'same-origin',
         signal: options.signal,
+        keepalive: options.keepalive,
       });
     } catch (error) {
       if (options.signal?.aborted) throw error;
@@ -72,6 +90,8 @@ export function createHttpClient({ session, origin = '' }: HttpClientOptions): H
     }
     const auth = await parseReply(reply, AuthReply, 'POST /auth/refresh');
     session.signedIn(auth);
+    const life = lifeOf(auth.idToken);
+    renewed = { token: auth.idToken, renewAt: life === null ? null : now() + life - RENEW_BEFORE_MS };
     return auth.idToken;
   }
 
@@ -88,9 +108,22 @@ export function createHttpClient({ session, origin = '' }: HttpClientOptions): H
     return refreshing;
   }
 
+  /**
+   * The token to send: a fresh one first when it has expired or is about to (a page opened again
+   * after a while), so that the calls of a page's start are not refused one by one with a 401.
+   */
+  async function tokenToSend(): Promise<string | null> {
+    const token = session.token();
+    if (token === null) return null;
+    const expiresAt = expiryOf(token);
+    const renewAt = token === renewed?.token ? renewed.renewAt : expiresAt === null ? null : expiresAt - RENEW_BEFORE_MS;
+    if (renewAt === null || now() < renewAt) return token;
+    return freshToken(token);
+  }
+
   async function authorised(path: string, options: RequestOptions): Promise<Response> {
     if (options.anonymous) return send(path, options, null);
-    const sent = session.token();
+    const sent = await tokenToSend();
     const reply = await send(path, options, sent);
     if (reply.status !== 401 || sent === null) return reply;
     await reply.body?.cancel();
@@ -164,6 +197,31 @@ async function parseReply<S extends z.ZodType>(reply: Response, schema: S, call:
   const parsed = schema.safeParse(await reply.json());
   if (!parsed.success) throw new Error(`Unexpected reply to ${call}: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
+}
+
+const TokenTimes = z.object({ exp: z.number(), iat: z.number().optional() });
+
+/**
+ * A JWT's `exp` and `iat` in epoch milliseconds, read without checking its signature: only to
+ * decide when to renew it, never to trust it. Null for a token that is not a JWT with an `exp`.
+ */
+function timesOf(token: string): { expiresAt: number; issuedAt: number | null } | null {
+  let claims: unknown;
+  try {
+    claims = decodeJwt(token);
+  } catch {
+    return null;
+  }
+  const times = TokenTimes.safeParse(claims);
+  if (!times.success) return null;
+  return { expiresAt: times.data.exp * 1000, issuedAt: times.data.iat === undefined ? null : times.data.iat * 1000 };
+}
+
+const expiryOf = (token: string): number | null => timesOf(token)?.expiresAt ?? null;
+
+function lifeOf(token: string): number | null {
+  const times = timesOf(token);
+  return times === null || times.issuedAt === null ? null : times.expiresAt - times.issuedAt;
 }
 
 /** A refused refresh ends the session; an overloaded or unreachable server does not. */

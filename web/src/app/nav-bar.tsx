@@ -1,11 +1,22 @@
 import Container from 'react-bootstrap/Container';
 import Nav from 'react-bootstrap/Nav';
 import Navbar from 'react-bootstrap/Navbar';
-import NavDropdown from 'react-bootstrap/NavDropdown';
 import { useSelector } from 'react-redux';
-import { Link, NavLink } from 'react-router';
+import { NavLink } from 'react-router';
 import { selectIsAdmin } from '../features/auth/auth.slice.ts';
+import { NavMenu, type NavMenuItem } from './nav-menu.tsx';
 import './nav-bar.css';
+
+const TASK_MENU: NavMenuItem[] = [
+  { to: '/task', label: 'List', id: 'nav-task-list' },
+  { to: '/task/create', label: 'Create', id: 'nav-task-create' },
+];
+const BOOKMARK_MENU: NavMenuItem[] = [
+  { to: '/bookmark', label: 'List', id: 'nav-bookmark-list' },
+  { to: '/bookmark/query', label: 'Query', id: 'nav-bookmark-query' },
+  { to: '/bookmark/create', label: 'Create', id: 'nav-bookmark-create' },
+  { to: '/bookmark/tags', label: 'Tags', id: 'nav-bookmark-tags' },
+];
 
 export function NavBar({ authenticated }: { authenticated: boolean }) {
   return (
@@ -26,28 +37,11 @@ function SignedInLinks() {
       <Nav.Link as={NavLink} to="/book" eventKey="books">
         Books
       </Nav.Link>
-      <NavDropdown title="Tasks" id="nav-tasks">
-        <NavDropdown.Item as={Link} to="/task" eventKey="task-list" id="nav-task-list">
-          List
-        </NavDropdown.Item>
-        <NavDropdown.Item as={Link} to="/task/create" eventKey="task-create" id="nav-task-create">
-          Create
-        </NavDropdown.Item>
-      </NavDropdown>
-      <NavDropdown title="Bookmarks" id="nav-bookmarks">
-        <NavDropdown.Item as={Link} to="/bookmark" eventKey="bookmark-list" id="nav-bookmark-list">
-          List
-        </NavDropdown.Item>
-        <NavDropdown.Item as={Link} to="/bookmark/query" eventKey="bookmark-query" id="nav-bookmark-query">
-          Query
-        </NavDropdown.Item>
-        <NavDropdown.Item as={Link} to="/bookmark/create" eventKey="bookmark-create" id="nav-bookmark-create">
-          Create
-        </NavDropdown.Item>
-        <NavDropdown.Item as={Link} to="/bookmark/tags" eventKey="bookmark-tags" id="nav-bookmark-tags">
-          Tags
-        </NavDropdown.Item>
-      </NavDropdown>
+      <Nav.Link as={NavLink} to="/shelf" eventKey="shelves" id="nav-shelves">
+        Shelves
+      </Nav.Link>
+      <NavMenu title="Tasks" id="nav-tasks" items={TASK_MENU} />
+      <NavMenu title="Bookmarks" id="nav-bookmarks" items={BOOKMARK_MENU} />
       <Nav.Link as={NavLink} to="/profile" eventKey="profile">
         Profile
       </Nav.Link>

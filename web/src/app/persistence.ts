@@ -5,7 +5,7 @@ import { BookSearchState, bookSearchSlice } from '../features/books/books.slice.
 import { TaskState, taskSlice } from '../features/tasks/tasks.slice.ts';
 import type { RootState } from './store.ts';
 
-/** The one localStorage key that holds the whole state (spec §3 Store). */
+/** The one localStorage key that holds the whole state (docs/behaviour/screens.md). */
 export const STATE_KEY = 'organiser.state';
 
 export type StateStorage = Pick<Storage, 'getItem' | 'setItem'>;

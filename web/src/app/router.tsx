@@ -13,6 +13,11 @@ function lazyPage<Name extends string>(load: () => Promise<Record<Name, Componen
 
 const BookSearchPage = lazyPage(() => import('../features/books/book-search-page.tsx'), 'BookSearchPage');
 const BookDetailPage = lazyPage(() => import('../features/books/book-detail-page.tsx'), 'BookDetailPage');
+const BookFacetPage = lazyPage(() => import('../features/books/book-facet-page.tsx'), 'BookFacetPage');
+const BookShelfPage = lazyPage(() => import('../features/books/book-shelf-page.tsx'), 'BookShelfPage');
+const ShelvesPage = lazyPage(() => import('../features/shelves/shelves-page.tsx'), 'ShelvesPage');
+const ShelfPage = lazyPage(() => import('../features/shelves/shelf-page.tsx'), 'ShelfPage');
+const ReaderPage = lazyPage(() => import('../features/reader/reader-page.tsx'), 'ReaderPage');
 const TaskListPage = lazyPage(() => import('../features/tasks/task-list-page.tsx'), 'TaskListPage');
 const TaskCreatePage = lazyPage(() => import('../features/tasks/task-create-page.tsx'), 'TaskCreatePage');
 const TaskDetailPage = lazyPage(() => import('../features/tasks/task-detail-page.tsx'), 'TaskDetailPage');
@@ -50,6 +55,11 @@ export const router = createBrowserRouter([
           { index: true, element: <BookSearchPage />, handle: titled('Books') },
           { path: 'book', element: <BookSearchPage />, handle: titled('Books') },
           { path: 'book/:id', element: <BookDetailPage />, handle: titled('Book') },
+          { path: 'book/:id/read/:format', element: <ReaderPage />, handle: titled('Reading') },
+          { path: 'book/browse/:facet', element: <BookFacetPage />, handle: titled('Browse books') },
+          { path: 'book/browse/:facet/:value', element: <BookShelfPage />, handle: titled('Books') },
+          { path: 'shelf', element: <ShelvesPage />, handle: titled('Shelves') },
+          { path: 'shelf/:id', element: <ShelfPage />, handle: titled('Shelf') },
           { path: 'task', element: <TaskListPage />, handle: titled('Tasks') },
           { path: 'task/create', element: <TaskCreatePage />, handle: titled('New task') },
           { path: 'task/:id', element: <TaskDetailPage />, handle: titled('Task') },

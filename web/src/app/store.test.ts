@@ -11,6 +11,8 @@ const defaults: RootState = {
     keys: '',
     fields: 'title',
     comment: false,
+    sort: 'updated',
+    view: 'list',
     error: null,
     books: [],
     total: 0,
@@ -18,6 +20,7 @@ const defaults: RootState = {
     narrowing: null,
     libraryFolder: '',
     filesServed: false,
+    preparing: null,
   },
   auth: { authenticated: false },
   task: { pageSize: 5, status: 'active', pageCursor: null, tasks: [], curTask: null, operationError: null },
@@ -38,7 +41,7 @@ const defaults: RootState = {
 const task = aTask('t1', { name: 'Water the plants' });
 
 describe('the store', () => {
-  it('starts with the four slices at the defaults of spec §3', () => {
+  it('starts with the four slices at the defaults of docs/behaviour/screens.md', () => {
     expect(createAppStore().getState()).toEqual(defaults);
   });
 

@@ -21,7 +21,7 @@ interface EditableFieldProps<T> {
 }
 
 /**
- * A value that turns into its editor on click, with Save and Cancel (spec §2 Task detail, Bookmark
+ * A value that turns into its editor on click, with Save and Cancel (docs/behaviour/screens.md, Bookmark
  * detail). The editor takes the focus; Esc cancels and Enter saves (Ctrl+Enter in a text area,
  * where Enter starts a new line); a draft `check` refuses is not sent, and the reason shows under it.
  */

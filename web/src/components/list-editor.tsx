@@ -33,7 +33,7 @@ interface ListEditorProps<T> {
 }
 
 /**
- * An editable list (spec §5): each item can be removed; empty input is ignored on Add, input
+ * An editable list (docs/behaviour/screens.md): each item can be removed; empty input is ignored on Add, input
  * `parse` refuses is not added and the reason is told. Enter adds; Enter on an empty input is
  * left to the enclosing form (it saves the list).
  */

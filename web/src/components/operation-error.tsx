@@ -1,4 +1,4 @@
-/** The last failed call of a screen, in red above its content (spec §8); nothing when there is none. */
+/** The last failed call of a screen, in red above its content (docs/behaviour/bad-input-and-limits.md); nothing when there is none. */
 export function OperationError({ message, id }: { message: string | null; id?: string }) {
   if (message === null) return null;
   return (

@@ -21,7 +21,6 @@ type Options = {
 /** The signed-in user's ways in: the password and the linked providers (issue 14); registered behind requireUser. */
 export const identitiesRoutes: FastifyPluginAsync<Options> = async (app, { identities, oidc, linkIntents, config }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const security = [{ bearer: [] }];
   const providersReachable = signInRedirectOrigin(config) !== null;
 
   routes.get(
@@ -31,7 +30,6 @@ export const identitiesRoutes: FastifyPluginAsync<Options> = async (app, { ident
         tags: ['users'],
         summary:
           'My sign-in methods: whether the account has a password, the providers linked to it (each says whether it may be unlinked) and the providers on offer to link',
-        security,
         response: { 200: SignInMethods, 401: ErrorReply, 403: ErrorReply, 404: ErrorReply },
       },
     },
@@ -45,7 +43,6 @@ export const identitiesRoutes: FastifyPluginAsync<Options> = async (app, { ident
         tags: ['users'],
         summary:
           'Start linking a provider: leaves a short-lived link intent for this account in an HttpOnly cookie; the page then opens `GET /auth/oidc/{provider}/start?intent=link` in its popup. 404 for a provider not configured',
-        security,
         body: LinkIdentityBody,
         response: { 204: z.null(), 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 404: ErrorReply, 503: ErrorReply },
       },
@@ -68,7 +65,6 @@ export const identitiesRoutes: FastifyPluginAsync<Options> = async (app, { ident
         tags: ['users'],
         summary:
           'Unlink a provider: it no longer signs in to this account. 409 when it is the last way in (no password, no other configured provider); another user’s is a 404',
-        security,
         params: IdentityParams,
         response: { 204: z.null(), 400: ErrorReply, 401: ErrorReply, 403: ErrorReply, 404: ErrorReply, 409: ErrorReply },
       },

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ErrorReply } from '../../../../contract/errors.ts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
+import { contentReply } from '../../http/openapi.ts';
 import { PROJECT_ROOT } from '../../server-files.ts';
 import { setRefreshCookie } from '../refresh-cookie.ts';
 import { sessionClientOf } from '../session-client.ts';
@@ -135,7 +136,7 @@ export const oidcRoutes: FastifyPluginAsync<Options> = async (app, { oidc, linkI
         summary:
           "The identity provider's redirect: signs in and sets the refresh cookie, or links the provider to the account that asked, and tells the opener",
         params: ProviderParams,
-        response: { 404: ErrorReply },
+        response: { 200: contentReply('text/html', 'The result page, which tells the opener and closes'), 404: ErrorReply },
       },
     },
     async (request, reply) => {

@@ -13,7 +13,7 @@ type Dependencies = { db: Kysely<Database>; clock: Clock; accounts: AccountsServ
 /**
  * The user behind a provider account: the one linked to its issuer and subject; else the
  * account with its e-mail, linked now if the provider has verified that e-mail; else a new one.
- * Name, e-mail and photo follow the provider at every sign-in (spec §3).
+ * Name, e-mail and photo follow the provider at every sign-in (docs/behaviour/accounts-and-sign-in.md).
  */
 export function createProviderAccounts({ db, clock, accounts }: Dependencies) {
   return {

@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { BOOKMARK_LIMITS, type BookmarkPreview } from '../../../../contract/bookmarks.ts';
-import { tooMany } from '../../auth/login-limiter.ts';
+import { tooMany } from '../../errors.ts';
 import { createPagePreview } from './page-preview.ts';
 import { isPublicAddress } from './public-address.ts';
 

@@ -6,7 +6,7 @@ import { guardedLookup, NonPublicAddressError } from './guarded-lookup.ts';
 import { type PageMeta, pageText, readPageMeta } from './page-meta.ts';
 import { isPublicAddress } from './public-address.ts';
 
-/** The numbers are in docs/decisions.md ("Bookmarks from anywhere"); tests shorten them. */
+/** The numbers are in docs/behaviour/bookmarks.md ("Saving from anywhere"); tests shorten them. */
 export type PreviewLimits = { timeoutMs: number; maxBytes: number; maxRedirects: number };
 export const PREVIEW_LIMITS: PreviewLimits = { timeoutMs: 5000, maxBytes: 1024 * 1024, maxRedirects: 3 };
 

@@ -38,7 +38,7 @@ export function fromCalibreJson(record: CalibreJsonBook) {
     created: calibreTimestamp(record.timestamp),
     updated: calibreTimestamp(record.last_modified),
     comment: record.comments ?? null,
-    path: mainPath(formats),
+    path: mainPath(formats, typeof record.cover === 'string' ? record.cover : ''),
     formats,
     ...calibreSeries(record.series, record.series_index),
     tags: strings(record.tags),

@@ -1,4 +1,4 @@
-/** The rules that every Calibre export shares when it becomes a Book (DESIGN §4 Book). */
+/** The rules that every Calibre export shares when it becomes a Book (docs/behaviour/books.md). */
 
 /**
  * Calibre's "no date" is the year 101 (UNDEFINED_DATE). The CSV and XML catalogues write dates in
@@ -46,9 +46,15 @@ export function chooseIdentifier(identifiers: Array<[type: string, value: string
   return type ? `${type}:${value}` : '';
 }
 
-/** The main file: the epub when there is one, else the first. */
-export function mainPath(formats: string[]): string {
-  return formats.find((file) => file.toLowerCase().endsWith('.epub')) ?? formats[0] ?? '';
+/**
+ * The main file: the epub when there is one, else the first. A book without a file but with a
+ * cover (Calibre keeps it when the files are removed) has its folder instead, ending with a
+ * separator (`Arthur Schnitzler/Traumnovelle (6)/`): the folder is where its cover is found, and no
+ * other field of the catalogue tells it.
+ */
+export function mainPath(formats: string[], cover = ''): string {
+  const folder = cover.slice(0, Math.max(cover.lastIndexOf('/'), cover.lastIndexOf('\\')) + 1);
+  return formats.find((file) => file.toLowerCase().endsWith('.epub')) ?? formats[0] ?? folder;
 }
 
 export const joinAuthors = (authors: string[] | string | undefined): string =>

@@ -1,5 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import { calibreDate, calibreSeries, calibreStars, calibreTimestamp, chooseIdentifier, identifierRecord, mainPath } from './calibre-mapping.ts';
+import { COVER_FILE } from '../library/library.files.ts';
 import { checked, type ParsedRecord, unreadable } from './parsed-record.ts';
 
 type BookRow = {
@@ -63,7 +64,7 @@ export function* parseCalibreMetadataDb(file: string): Generator<ParsedRecord> {
         created: calibreTimestamp(book.timestamp),
         updated: calibreTimestamp(book.last_modified),
         comment: (comment.get(book.id) as { text: string } | undefined)?.text ?? null,
-        path: mainPath(formats),
+        path: mainPath(formats, book.has_cover === 1 ? `${book.path}/${COVER_FILE}` : ''),
         formats,
         ...calibreSeries((series.get(book.id) as { name: string } | undefined)?.name, book.series_index),
         tags: (tags.all(book.id) as Array<{ name: string }>).map((tag) => tag.name),

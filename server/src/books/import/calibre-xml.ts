@@ -39,7 +39,7 @@ function toBook(record: XmlRecord) {
     created: calibreTimestamp(field('timestamp')),
     updated: null,
     comment: field('comments') || null,
-    path: mainPath(record.formats),
+    path: mainPath(record.formats, field('cover')),
     formats: record.formats,
     ...calibreSeries(field('series'), record.seriesIndex),
     tags: record.tags,

@@ -20,7 +20,7 @@ export const recordTooLarge = (line: number) =>
 
 /**
  * Checks a mapped book against the contract, its text without control characters as a request's
- * (DESIGN §7); a bad record is reported, not fatal.
+ * (docs/behaviour/bad-input-and-limits.md); a bad record is reported, not fatal.
  */
 export function checked(line: number, book: CatalogueBook): ParsedRecord {
   const parsed = CatalogueBook.safeParse(stripDeep(book));

@@ -35,7 +35,7 @@ async function peek(input: Readable): Promise<{ head: Buffer; whole: Readable }>
   return { head, whole: Readable.from(replay(), { objectMode: false }) };
 }
 
-/** Told apart by content, never by file name (DESIGN §4 Index file). */
+/** Told apart by content, never by file name (docs/behaviour/books.md). */
 export function detectKind(head: Buffer): IndexFileKind {
   if (head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) return 'calibre-metadata-db';
   const text = head.toString('utf8').replace(/^\uFEFF/, '').trimStart();

@@ -16,34 +16,6 @@ function counting(onBytes: (bytes: number) => void): Transform {
   });
 }
 
-/** A young collection this often, and a full one every FULL_EVERY: measured at a million books (below). */
-const YOUNG_EVERY_BYTES = 2 * 2 ** 20;
-const FULL_EVERY = 16;
-
-/**
- * Collects the received chunks as they are written, where the server runs with `gc` (npm start).
- * Each chunk comes in a Buffer of its own whose bytes live outside V8's heap, and a receive makes
- * little else, so no collection came until those bytes reached V8's external limit: a million-book
- * upload (1.3 GB) left 70 MB of dead chunks in the main thread's malloc heap, which malloc then
- * kept. A young collection here takes under a millisecond; the few chunks in flight at one are
- * promoted, and the full one (about 30 ms) frees those.
- */
-function collectingAsReceived(): Transform {
-  let sinceYoung = 0;
-  let young = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      sinceYoung += chunk.length;
-      if (globalThis.gc && sinceYoung >= YOUNG_EVERY_BYTES) {
-        sinceYoung = 0;
-        young = (young + 1) % FULL_EVERY;
-        globalThis.gc({ type: young === 0 ? 'major' : 'minor' });
-      }
-      done(null, chunk);
-    },
-  });
-}
-
 /**
  * An upload's file received whole into `tmpDir` before it is read: the bytes phase ends when the
  * last byte is in, and the load that follows no longer depends on the request. A failed or
@@ -64,7 +36,7 @@ export async function spoolUpload(
     signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
   try {
-    await Promise.race([pipeline(file, counting(received), collectingAsReceived(), fs.createWriteStream(spooled), { signal }), aborted]);
+    await Promise.race([pipeline(file, counting(received), fs.createWriteStream(spooled), { signal }), aborted]);
   } catch (error) {
     remove();
     throw error;

@@ -61,16 +61,19 @@ export function createLibraryFiles(folder: string | null) {
   }
 
   return {
+    /** Whether there is a library folder to serve files from: without one, every file and cover is absent. */
+    served: folder !== null,
+
     file,
 
     /**
      * The book's cover, in the book's own folder: the folder of its files, when that folder is
      * Calibre's `Title (id)` one (a loose file's folder holds other books' files and no cover of
-     * this one). A book without any file has no folder that the catalogue knows, so no cover.
+     * this one). A book without any file but with a cover has its folder as its path.
      */
     async cover(book: BookOnDisk): Promise<LibraryFile | null> {
       const main = belowLibrary(book.path, book.id);
-      const bookFolder = path.posix.dirname(main);
+      const bookFolder = /[/\\]$/.test(book.path) ? main : path.posix.dirname(main);
       if (main === '' || !bookFolder.endsWith(` (${book.id})`)) return null;
       return inside(path.posix.join(bookFolder, COVER_FILE));
     },

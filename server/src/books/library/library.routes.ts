@@ -1,32 +1,32 @@
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BookFileParams, BookIdParams, type CatalogueBook, CoverQuery } from '../../../../contract/books.ts';
+import { z } from 'zod';
+import { BookFileParams, BookIdParams, CoverQuery } from '../../../../contract/books.ts';
 import { ErrorReply } from '../../../../contract/errors.ts';
-import type { Authenticator } from '../../auth/authenticate.ts';
+import { type Authenticator, guardRoutes } from '../../auth/authenticate.ts';
 import { notFound } from '../../errors.ts';
+import { contentReply } from '../../http/openapi.ts';
 import type { BooksService } from '../books.service.ts';
 import { mimeTypeOf } from './book-formats.ts';
 import type { CoverThumbnails } from './covers.ts';
+import { asciiFileName, downloadName } from './download-name.ts';
 import type { LibraryFiles } from './library.files.ts';
 import { sendLibraryFile } from './send-library-file.ts';
 
 type Options = { books: BooksService; files: LibraryFiles; thumbnails: CoverThumbnails; authenticator: Authenticator };
 
-/** Characters no file name may hold on the systems a download is saved to. */
-const UNSAFE_IN_FILE_NAMES = /[\\/:*?"<>|\p{Cc}]+/gu;
-
-/** A download's name from the book itself (Calibre's own file names are folded to ASCII): "Title - Author.epub". */
-function downloadName(book: Pick<CatalogueBook, 'id' | 'title' | 'author'>, format: string): string {
-  const name = [book.title, book.author].map((part) => part.replace(UNSAFE_IN_FILE_NAMES, ' ').trim()).filter(Boolean).join(' - ');
-  return `${(name || `book ${book.id}`).slice(0, 200)}.${format}`;
+/** The header's two names: the Unicode one (`filename*`), and for clients that read only `filename` its ASCII transliteration. */
+function downloadDisposition(name: string): string {
+  return contentDisposition(name, { fallback: asciiFileName(name) });
 }
+
+const NOT_MODIFIED = z.null().describe('Unchanged since the ETag or the date the request gave');
 
 /** A book's cover and files from the Calibre library folder (issue 13), for the catalogue's readers and e-readers signed in with Basic. */
 export const libraryRoutes: FastifyPluginAsync<Options> = async (app, { books, files, thumbnails, authenticator }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const security: Array<Record<string, string[]>> = [{ bearer: [] }, { apiKey: [] }, { basic: [] }];
-  app.addHook('onRequest', authenticator.requireEReader);
+  guardRoutes(app, authenticator.requireEReader);
 
   routes.get(
     '/api/books/:id/cover',
@@ -34,10 +34,9 @@ export const libraryRoutes: FastifyPluginAsync<Options> = async (app, { books, f
       schema: {
         tags: ['books'],
         summary: 'The book’s cover (JPEG): as Calibre keeps it, or a thumbnail at most 160×240 for cards; 404 when it is not on disk',
-        security,
         params: BookIdParams,
         querystring: CoverQuery,
-        response: { 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
+        response: { 200: contentReply('image/jpeg', 'The cover'), 304: NOT_MODIFIED, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
       },
     },
     async (request, reply) => {
@@ -54,9 +53,15 @@ export const libraryRoutes: FastifyPluginAsync<Options> = async (app, { books, f
       schema: {
         tags: ['books'],
         summary: 'Download one format of the book (lower case: epub, pdf…), with Range, ETag and Last-Modified; 404 when it is not on disk',
-        security,
         params: BookFileParams,
-        response: { 401: ErrorReply, 404: ErrorReply, 416: ErrorReply },
+        response: {
+          200: contentReply('application/octet-stream', 'The file, typed by its format (application/epub+zip, application/pdf…)'),
+          206: contentReply('application/octet-stream', 'The range asked for'),
+          304: NOT_MODIFIED,
+          401: ErrorReply,
+          404: ErrorReply,
+          416: ErrorReply,
+        },
       },
     },
     async (request, reply) => {
@@ -67,7 +72,7 @@ export const libraryRoutes: FastifyPluginAsync<Options> = async (app, { books, f
       return sendLibraryFile(request, reply, {
         path: file.path,
         contentType: mimeTypeOf(format),
-        contentDisposition: contentDisposition(downloadName(book, format)),
+        contentDisposition: downloadDisposition(downloadName(book, format)),
       });
     },
   );

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { LibraryLoad, LibraryStatus } from '../../../../contract/health.ts';
 import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
-import type { Job } from '../../services.ts';
+import type { Job } from '../../job.ts';
 import { AppError } from '../../errors.ts';
 import type { BooksService } from '../books.service.ts';
 import type { CatalogueLoads } from '../catalogue-loads.ts';

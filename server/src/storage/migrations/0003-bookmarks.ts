@@ -37,7 +37,7 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   )`.execute(db);
   await sql`create index bookmark_facets_top on bookmark_facets (owner_id, kind, doc_count)`.execute(db);
 
-  // The search index: what each bookmark was when it was last indexed (DESIGN §4). A search
+  // The search index: what each bookmark was when it was last indexed (docs/behaviour/bookmarks.md). A search
   // reads every match once to count its groups, so what it reads (host, tags, times) is kept
   // apart from the text, in short rows; on SQLite keyed by the rowid itself, as the word index is.
   const search = dialect === 'postgres' ? sql`, search tsvector not null` : sql``;

@@ -1,6 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import { foldTag } from '../../../../contract/bookmarks.ts';
 import type { Database } from '../schema.ts';
+
+/** Tags compare in lower case: the contract's `foldTag` as it stood when this migration was written, copied so that it stays. */
+const foldTag = (tag: string) => tag.toLowerCase();
 
 /** Each tag spelled as it first was, repeats that differ only in case dropped. */
 function spelled(tags: string[], known: Map<string, string>): string[] {

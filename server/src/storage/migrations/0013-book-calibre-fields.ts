@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Dialect } from '../database.ts';
 
 /**
- * What Calibre has beyond the spec's book (issue 13): series and its index, tags, languages,
+ * What Calibre has beyond the book's first fields: series and its index, tags, languages,
  * rating, every identifier and whether there is a cover. Lists and the identifiers are JSON text,
  * as `formats` is; books already stored have none until the next load.
  */

@@ -1,8 +1,14 @@
 import { type Kysely, sql } from 'kysely';
-import { linkKey } from '../../bookmarks/link-key.ts';
 import type { Database } from '../schema.ts';
 
 const BACKFILL_PAGE = 1000;
+
+/**
+ * A link in its compared form, as bookmarks/link-key.ts made it when this migration was written
+ * (the WHATWG URL serialisation; a link that does not parse as written): copied, so that a later
+ * change there leaves this backfill as it ran.
+ */
+const linkKey = (link: string) => (URL.canParse(link) ? new URL(link).href : link);
 
 /**
  * Personal API tokens (auth/api-tokens.*), each kept as the SHA-256 of the token; and each

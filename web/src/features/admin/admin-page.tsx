@@ -1,69 +1,28 @@
-import { useCallback, useEffect, useState } from 'react';
 import Table from 'react-bootstrap/Table';
 import { useSelector } from 'react-redux';
-import type { AdminUser, UpdateUserBody } from '../../../../contract/admin.ts';
-import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
+import type { AdminUser } from '../../../../contract/admin.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { formatDateTime } from '../../lib/format-date.ts';
-import { useRequest } from '../../lib/use-request.ts';
+import { useListChanges } from '../../lib/use-list-changes.ts';
 import { selectAuth } from '../auth/auth.slice.ts';
-import { deleteUser, fetchUsers, updateUser } from './admin.api.ts';
+import { useDeleteUserMutation, useUpdateUserMutation, useUsersQuery } from './admin.api.ts';
 import { InviteForm } from './invite-form.tsx';
+import { PendingInvitations } from './pending-invitations.tsx';
 import { UserActions } from './user-actions.tsx';
 
 /** The administration page: every account, invitations, and what an administrator may change. */
 export function AdminPage() {
-  const client = useApiClient();
   const auth = useSelector(selectAuth);
-  const { busy, run, cancel } = useRequest();
-  const [users, setUsers] = useState<AdminUser[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(
-    () =>
-      run(async (signal) => {
-        try {
-          setUsers(await fetchUsers(client, signal));
-        } catch (failure) {
-          if (!signal.aborted) setError(errorMessage(failure));
-        }
-      }),
-    [client, run],
-  );
-
-  useEffect(() => {
-    void load();
-    return cancel;
-  }, [load, cancel]);
-
-  async function change(user: AdminUser, body: UpdateUserBody): Promise<boolean> {
-    setError(null);
-    try {
-      const changed = await updateUser(client, user.uid, body);
-      setUsers((list) => list?.map((row) => (row.uid === changed.uid ? changed : row)) ?? null);
-      return true;
-    } catch (failure) {
-      setError(errorMessage(failure));
-      return false;
-    }
-  }
-
-  async function remove(user: AdminUser): Promise<void> {
-    setError(null);
-    try {
-      await deleteUser(client, user.uid);
-      setUsers((list) => list?.filter((row) => row.uid !== user.uid) ?? null);
-    } catch (failure) {
-      setError(errorMessage(failure));
-    }
-  }
+  const [updateUser] = useUpdateUserMutation();
+  const [deleteUser] = useDeleteUserMutation();
+  const { items: users, busy, error, change } = useListChanges(useUsersQuery());
 
   return (
     <section id="admin">
       <h1 className="h3 mb-3">Administration</h1>
-      <InviteForm onInvited={() => void load()} />
+      <InviteForm />
+      <PendingInvitations />
       <h2 className="h5">Accounts</h2>
       <OperationError message={error} />
       {users === null && busy && <LoadingSpinner />}
@@ -100,7 +59,8 @@ export function AdminPage() {
                 <td>{status(user)}</td>
                 <td>
                   {auth.authenticated && user.uid !== auth.uid && (
-                    <UserActions user={user} onChange={(body) => change(user, body)} onDelete={() => remove(user)} />
+                    <UserActions user={user} onChange={(body) => change(() => updateUser({ id: user.uid, change: body }).unwrap())}
+                      onDelete={() => change(() => deleteUser(user.uid).unwrap()).then(() => undefined)} />
                   )}
                 </td>
               </tr>

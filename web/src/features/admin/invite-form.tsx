@@ -5,13 +5,12 @@ import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { type Invitation, InvitationBody } from '../../../../contract/admin.ts';
 import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
 import { formatDateTime } from '../../lib/format-date.ts';
-import { invite } from './admin.api.ts';
+import { useInviteMutation } from './admin.api.ts';
 
 /** Invites one e-mail: the link is shown to copy, and said to be mailed when it was. */
-export function InviteForm({ onInvited }: { onInvited(): void }) {
-  const client = useApiClient();
+export function InviteForm() {
+  const [invite] = useInviteMutation();
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -27,9 +26,8 @@ export function InviteForm({ onInvited }: { onInvited(): void }) {
     setBusy(true);
     setError(null);
     try {
-      setInvitation({ ...(await invite(client, parsed.data.email)), email: parsed.data.email });
+      setInvitation({ ...(await invite(parsed.data.email).unwrap()), email: parsed.data.email });
       setEmail('');
-      onInvited();
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {

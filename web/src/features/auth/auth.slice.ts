@@ -20,7 +20,7 @@ const SignedIn = z.object({
   timezone: z.string().nullable(),
 });
 
-/** The signed-in user (spec §3 Auth user); signed out, it is just `authenticated: false`. */
+/** The signed-in user (docs/behaviour/accounts-and-sign-in.md); signed out, it is just `authenticated: false`. */
 export const AuthState = z.discriminatedUnion('authenticated', [SignedOut, SignedIn]);
 export type AuthState = z.infer<typeof AuthState>;
 
@@ -62,5 +62,5 @@ export const authSlice = createSlice({
 export const { signedIn, signedOut, profileReceived } = authSlice.actions;
 
 export const selectAuth = (state: { auth: AuthState }): AuthState => state.auth;
-/** Only admins may upload the catalogue (DESIGN §4 Catalogue). */
+/** Only admins may upload the catalogue (docs/behaviour/books.md). */
 export const selectIsAdmin = (state: { auth: AuthState }): boolean => state.auth.authenticated && state.auth.admin;

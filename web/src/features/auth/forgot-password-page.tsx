@@ -4,36 +4,22 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { Link } from 'react-router';
 import { PasswordResetBody } from '../../../../contract/auth.ts';
-import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
 import { TextField } from '../../components/text-field.tsx';
-import { requestPasswordReset } from './auth.api.ts';
-import { describeIssues } from './use-sign-in.ts';
+import { describeIssues, useCheckedSubmit } from '../../lib/use-checked-submit.ts';
+import { useRequestPasswordResetMutation } from './auth.api.ts';
+
+const LABELS = { email: 'E-mail' } as const;
 
 /** "Forgot your password?": asks for a reset link by mail (offered only when the server can send one). */
 export function ForgotPasswordPage() {
-  const client = useApiClient();
+  const [requestPasswordReset] = useRequestPasswordResetMutation();
   const [email, setEmail] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
+  const { submit, busy, error } = useCheckedSubmit(PasswordResetBody, (problems) => describeIssues(problems, LABELS));
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = PasswordResetBody.safeParse({ email });
-    if (!parsed.success) {
-      setError(describeIssues(parsed.error, { email: 'E-mail' }));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      setSent(await requestPasswordReset(client, parsed.data.email));
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
+    void submit({ email }, async (body) => setSent((await requestPasswordReset(body.email).unwrap()).message));
   }
 
   return (
@@ -42,7 +28,7 @@ export function ForgotPasswordPage() {
       {sent !== null ? (
         <Alert variant="success">{sent}</Alert>
       ) : (
-        <Form noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Reset password">
+        <Form noValidate onSubmit={onSubmit} aria-label="Reset password">
           {error !== null && <Alert variant="danger">{error}</Alert>}
           <p>Give the e-mail of your account: a link to choose a new password is sent there.</p>
           <TextField id="email" label="E-mail" type="email" autoComplete="username" value={email} onChange={setEmail} />

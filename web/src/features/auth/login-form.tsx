@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { LoginBody } from '../../../../contract/auth.ts';
 import { TextField } from '../../components/text-field.tsx';
-import { logIn } from './auth.api.ts';
+import { useLogInMutation } from './auth.api.ts';
 import { useSignIn } from './use-sign-in.ts';
 
 const LABELS = { email: 'E-mail', password: 'Password' } as const;
@@ -12,7 +12,7 @@ const LABELS = { email: 'E-mail', password: 'Password' } as const;
 export function LoginForm() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const { submit, busy, error } = useSignIn(LoginBody, logIn, LABELS);
+  const { submit, busy, error } = useSignIn(LoginBody, useLogInMutation()[0], LABELS);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

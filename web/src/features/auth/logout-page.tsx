@@ -4,9 +4,8 @@ import Button from 'react-bootstrap/Button';
 import { useDispatch, useSelector } from 'react-redux';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
 import { RedirectAfterPause } from '../../components/redirect-after-pause.tsx';
-import { logOut } from './auth.api.ts';
+import { useLogOutMutation } from './auth.api.ts';
 import { selectAuth, signedOut } from './auth.slice.ts';
 
 export function LogoutPage() {
@@ -27,8 +26,8 @@ export function LogoutPage() {
 }
 
 function LogoutButton() {
-  const client = useApiClient();
   const dispatch = useDispatch();
+  const [logOut] = useLogOutMutation();
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -37,7 +36,7 @@ function LogoutButton() {
     setBusy(true);
     setError(null);
     try {
-      await logOut(client);
+      await logOut().unwrap();
       dispatch(signedOut());
       await navigate('/login', { replace: true });
     } catch (failure) {

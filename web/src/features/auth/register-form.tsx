@@ -2,9 +2,10 @@ import { useState, type FormEvent } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { PASSWORD_MIN_LENGTH, RegisterBody } from '../../../../contract/auth.ts';
+import { RegisterBody } from '../../../../contract/auth.ts';
+import { NewPasswordField } from '../../components/password-fields.tsx';
 import { TextField } from '../../components/text-field.tsx';
-import { register } from './auth.api.ts';
+import { useRegisterMutation } from './auth.api.ts';
 import { useSignIn } from './use-sign-in.ts';
 
 const LABELS = { displayName: 'Name', email: 'E-mail', password: 'Password' } as const;
@@ -13,7 +14,7 @@ export function RegisterForm() {
   const [displayName, setDisplayName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const { submit, busy, error } = useSignIn(RegisterBody, register, LABELS);
+  const { submit, busy, error } = useSignIn(RegisterBody, useRegisterMutation()[0], LABELS);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -38,15 +39,7 @@ export function RegisterForm() {
         value={email}
         onChange={setEmail}
       />
-      <TextField
-        id="password"
-        label={LABELS.password}
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={setPassword}
-        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-      />
+      <NewPasswordField id="password" label={LABELS.password} value={password} onChange={setPassword} />
       <Button type="submit" disabled={busy}>
         Create account
       </Button>

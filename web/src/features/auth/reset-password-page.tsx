@@ -3,39 +3,31 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { Link, useSearchParams } from 'react-router';
-import { PASSWORD_MIN_LENGTH, PasswordResetConfirmBody } from '../../../../contract/auth.ts';
-import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
-import { TextField } from '../../components/text-field.tsx';
-import { confirmPasswordReset } from './auth.api.ts';
-import { describeIssues } from './use-sign-in.ts';
+import { END_OTHER_CREDENTIALS_LABEL, PasswordResetConfirmBody } from '../../../../contract/auth.ts';
+import { NewPasswordField } from '../../components/password-fields.tsx';
+import { describeIssues, useCheckedSubmit } from '../../lib/use-checked-submit.ts';
+import { useConfirmPasswordResetMutation } from './auth.api.ts';
 
-/** The page a reset link opens (`/reset-password?token=…`): the new password, then sign-in. */
+const LABELS = { token: 'The link', password: 'New password' } as const;
+
+/**
+ * The page a reset link opens (`/reset-password?token=…`): the new password, and whether to end
+ * every API token, app password and the calendar address too (for whoever fears a break-in), then sign-in.
+ */
 export function ResetPasswordPage() {
-  const client = useApiClient();
   const [params] = useSearchParams();
+  const [confirmPasswordReset] = useConfirmPasswordResetMutation();
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState(false);
+  const [endOtherCredentials, setEndOtherCredentials] = useState(false);
+  const [done, setDone] = useState<{ otherCredentialsEnded: boolean } | null>(null);
+  const { submit, busy, error } = useCheckedSubmit(PasswordResetConfirmBody, (problems) => describeIssues(problems, LABELS));
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const parsed = PasswordResetConfirmBody.safeParse({ token: params.get('token') ?? '', password });
-    if (!parsed.success) {
-      setError(describeIssues(parsed.error, { token: 'The link', password: 'New password' }));
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await confirmPasswordReset(client, parsed.data);
-      setDone(true);
-    } catch (failure) {
-      setError(errorMessage(failure));
-    } finally {
-      setBusy(false);
-    }
+    await submit({ token: params.get('token') ?? '', password, endOtherCredentials }, async (body) => {
+      await confirmPasswordReset(body).unwrap();
+      setDone({ otherCredentialsEnded: body.endOtherCredentials === true });
+    });
   }
 
   return (
@@ -43,19 +35,21 @@ export function ResetPasswordPage() {
       <h1 className="h3 mb-3">Choose a new password</h1>
       {done ? (
         <Alert variant="success">
-          Your password is changed, and every device signed in with the old one is signed out. <Link to="/login">Log in</Link>
+          Your password is changed, and every device signed in with the old one is signed out.{' '}
+          {done.otherCredentialsEnded && 'Your API tokens, app passwords and calendar address are ended too. '}
+          <Link to="/login">Log in</Link>
         </Alert>
       ) : (
         <Form noValidate onSubmit={(event) => void onSubmit(event)} aria-label="Choose a new password">
           {error !== null && <Alert variant="danger">{error}</Alert>}
-          <TextField
-            id="new-password"
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={setPassword}
-            hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          <NewPasswordField value={password} onChange={setPassword} />
+          <Form.Check
+            type="checkbox"
+            id="reset-end-other-credentials"
+            className="mb-3"
+            label={END_OTHER_CREDENTIALS_LABEL}
+            checked={endOtherCredentials}
+            onChange={(event) => setEndOtherCredentials(event.target.checked)}
           />
           <Button type="submit" disabled={busy}>
             Save password

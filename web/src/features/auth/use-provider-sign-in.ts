@@ -2,9 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useDispatch } from 'react-redux';
 import type { IdentityProviderId } from '../../../../contract/auth.ts';
 import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
 import { openSignInPopup, popupOutcome } from '../../lib/sign-in-popup.ts';
-import { refreshSession } from './auth.api.ts';
+import { useRefreshSessionMutation } from './auth.api.ts';
 import { signedIn } from './auth.slice.ts';
 
 /**
@@ -13,8 +12,8 @@ import { signedIn } from './auth.slice.ts';
  * is then signed in exactly as after a local sign-in.
  */
 export function useProviderSignIn() {
-  const client = useApiClient();
   const dispatch = useDispatch();
+  const [refreshSession] = useRefreshSessionMutation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const running = useRef<AbortController | null>(null);
@@ -26,15 +25,15 @@ export function useProviderSignIn() {
     running.current = stop;
     setBusy(true);
     setError(null);
+    // Leaving the page closes the popup; the outcome it then gives (closed) is shown on a page no longer there, so nowhere.
     const outcome = await popupOutcome(openSignInPopup(`/auth/oidc/${provider}/start`), stop.signal);
-    if (stop.signal.aborted) return;
     if (!outcome.ok) {
       fail(outcome.message);
       return;
     }
     try {
       // The page turns to its welcome on success, so this component's state is left as it is.
-      dispatch(signedIn(await refreshSession(client)));
+      dispatch(signedIn(await refreshSession().unwrap()));
     } catch (failure) {
       fail(errorMessage(failure));
     }

@@ -14,6 +14,9 @@ function DetailIcon() {
   );
 }
 
+/** The site a bookmark's page is on, as the server groups it: the host without "www.". */
+const siteOf = (link: string) => (URL.canParse(link) ? new URL(link).hostname.replace(/^www\./, '') : link);
+
 interface BookmarkCardProps {
   bookmark: Bookmark;
   /** Given on the list, where bookmarks are selected for a bulk edit. */
@@ -21,7 +24,7 @@ interface BookmarkCardProps {
   selected?: boolean;
 }
 
-/** Spec §2 Bookmark list card, with the bookmark's tags as chips. */
+/** Bookmark list card (docs/behaviour/bookmarks.md), with the bookmark's tags as chips. */
 export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, selected = false }: BookmarkCardProps) {
   return (
     <article className="card mb-2 bookmark-card" data-id={bookmark.id}>
@@ -43,8 +46,11 @@ export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, sel
             <DetailIcon />
           </Link>
         </h3>
-        <div className="small text-muted">{`Create: ${formatDateTime(bookmark.create_date)}, Update: ${formatDateTime(bookmark.update_date)}`}</div>
-        {bookmark.note !== undefined && <p className="small mb-0 mt-1 bookmark-note">{bookmark.note}</p>}
+        <div className="small text-muted">
+          <span className="bookmark-host">{siteOf(bookmark.link)}</span>
+          {` · Create: ${formatDateTime(bookmark.create_date)}, Update: ${formatDateTime(bookmark.update_date)}`}
+        </div>
+        {bookmark.note !== undefined && <p className="small mb-0 mt-1 bookmark-note bookmark-note-start">{bookmark.note}</p>}
         <TagChips tags={bookmark.tags} />
       </div>
     </article>

@@ -6,12 +6,11 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { BOOKMARK_FIELD_VALUES, isHttpUrl, splitTags } from '../../../../contract/bookmarks.ts';
 import { firstProblem } from '../../../../contract/field-labels.ts';
 import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
+import { useApiDispatch } from '../../api/api.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
-import { useRequest } from '../../lib/use-request.ts';
 import { type BookmarkFields, prefilledFields } from './bookmark-prefill.ts';
-import { previewPage } from './bookmarks.api.ts';
+import { usePreviewPageMutation } from './bookmarks.api.ts';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
 import { createAndIndex } from './bookmarks.thunks.ts';
 import { useAlreadySaved } from './use-already-saved.ts';
@@ -22,7 +21,7 @@ function fieldProblem(name: keyof BookmarkFields, value: string): string[] {
   return parsed.success ? [] : [firstProblem(name, parsed.error.issues)!];
 }
 
-/** Spec §5 Bookmark create: the spec's messages for the required fields, then the contract's rules for each field given. */
+/** Bookmark create (docs/behaviour/bookmarks.md): the form's own messages for the required fields, then the contract's rules for each field given. */
 function problems(fields: BookmarkFields): string[] {
   return [
     ...(fields.title.trim() === '' ? ['title is required'] : fieldProblem('title', fields.title)),
@@ -33,40 +32,47 @@ function problems(fields: BookmarkFields): string[] {
 }
 
 /**
- * Spec §2 Bookmark create: on success, the new bookmark's page. The address may fill the form in
+ * Bookmark create (docs/behaviour/bookmarks.md): on success, the new bookmark's page. The address may fill the form in
  * (the bookmarklet's popup); a link given without a title takes the page's title and description,
  * read by the server; a link the user has saved already is pointed out, not refused.
  */
 export function BookmarkCreatePage() {
-  const client = useApiClient();
+  const calls = useApiDispatch();
   const dispatch = useBookmarksDispatch();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const { operationError } = useSelector(selectBookmarks);
   const [fields, setFields] = useState<BookmarkFields>(() => prefilledFields(params));
   const [shown, setShown] = useState<string[]>([]);
-  const { busy, run } = useRequest();
-  const { busy: reading, run: runReading } = useRequest();
+  const [busy, setBusy] = useState(false);
+  const [previewPage, { isLoading: reading }] = usePreviewPageMutation();
   const [readProblem, setReadProblem] = useState<string | null>(null);
   const saved = useAlreadySaved(fields.link);
-  const set = (name: keyof BookmarkFields) => (event: { target: { value: string } }) => setFields({ ...fields, [name]: event.target.value });
+  /** A field changed: the problems shown that it solves go at once; new ones wait for Create. */
+  const set = (name: keyof BookmarkFields) => (event: { target: { value: string } }) => {
+    const next = { ...fields, [name]: event.target.value };
+    setFields(next);
+    if (shown.length > 0) {
+      const left = problems(next);
+      setShown(shown.filter((problem) => left.includes(problem)));
+    }
+  };
 
   /** Fills the title and note that are still empty from the page itself. */
   const readPage = useCallback(
     (link: string) => {
       if (!isHttpUrl(link.trim())) return;
-      void runReading(async (signal) => {
-        try {
-          const page = await previewPage(client, link.trim(), signal);
-          if (signal.aborted) return;
-          setReadProblem(null);
-          setFields((current) => ({ ...current, title: current.title || page.title, note: current.note || page.note }));
-        } catch (error) {
-          if (!signal.aborted) setReadProblem(`The page could not be read: ${errorMessage(error)}`);
-        }
-      });
+      previewPage(link.trim())
+        .unwrap()
+        .then(
+          (page) => {
+            setReadProblem(null);
+            setFields((current) => ({ ...current, title: current.title || page.title, note: current.note || page.note }));
+          },
+          (error: unknown) => setReadProblem(`The page could not be read: ${errorMessage(error)}`),
+        );
     },
-    [client, runReading],
+    [previewPage],
   );
 
   // Opened with a link and no title (a link shared from elsewhere): the page gives the title, once.
@@ -81,12 +87,14 @@ export function BookmarkCreatePage() {
     setShown(found);
     if (found.length > 0) return;
     const note = fields.note.trim();
-    void run(async () => {
+    setBusy(true);
+    void (async () => {
       const id = await dispatch(
-        createAndIndex(client, { title: fields.title.trim(), link: fields.link.trim(), tags: splitTags(fields.tags), ...(note === '' ? {} : { note }) }),
+        createAndIndex(calls, { title: fields.title.trim(), link: fields.link.trim(), tags: splitTags(fields.tags), ...(note === '' ? {} : { note }) }),
       );
+      setBusy(false);
       if (id !== null) await navigate(`/bookmark/${id}`);
-    });
+    })();
   }
 
   return (

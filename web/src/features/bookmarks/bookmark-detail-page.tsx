@@ -7,38 +7,37 @@ import { useSelector } from 'react-redux';
 import { Link, useNavigate, useParams } from 'react-router';
 import { type Bookmark, BOOKMARK_FIELD_VALUES, splitTags } from '../../../../contract/bookmarks.ts';
 import { FIELD_LABELS, firstProblem } from '../../../../contract/field-labels.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
+import { useApiDispatch, useCallsUnderWay } from '../../api/api.ts';
 import { BackButton } from '../../components/back-button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { EditButton } from '../../components/edit-button.tsx';
 import { EditableField } from '../../components/editable-field.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { formatDateTime } from '../../lib/format-date.ts';
-import { useRequest } from '../../lib/use-request.ts';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
 import { deleteBookmarks, indexCurrent, openBookmark, saveBookmark } from './bookmarks.thunks.ts';
 import { TagChips } from './tag-chips.tsx';
 import './bookmarks.css';
 
-/** Spec §2 Bookmark detail. */
+/** Bookmark detail (docs/behaviour/bookmarks.md). */
 export function BookmarkDetailPage() {
   const { id: idText = '' } = useParams();
   const id = Number(idText);
-  const client = useApiClient();
+  const calls = useApiDispatch();
   const dispatch = useBookmarksDispatch();
   const { bookmarks, curBookmark, operationError } = useSelector(selectBookmarks);
-  const { busy, run, cancel } = useRequest();
+  const busy = useCallsUnderWay('bookmark', 'isIndexed');
   const valid = Number.isSafeInteger(id) && id > 0;
   // The id found missing: one warning for one missing bookmark, and none while another loads.
   const [missing, setMissing] = useState<number | null>(null);
 
   useEffect(() => {
     if (!valid) return;
-    void run(async (signal) => {
-      if (await dispatch(openBookmark(client, id, signal))) setMissing(id);
-    });
-    return cancel;
-  }, [client, dispatch, run, cancel, id, valid]);
+    const leave = new AbortController();
+    void dispatch(openBookmark(calls, id, leave.signal)).then((gone) => gone && setMissing(id));
+    return () => leave.abort();
+  }, [calls, dispatch, id, valid]);
 
   const at = bookmarks.findIndex((bookmark) => bookmark.id === id);
   const prev = at > 0 ? bookmarks[at - 1] : undefined;
@@ -70,16 +69,16 @@ export function BookmarkDetailPage() {
 }
 
 function BookmarkDetails({ bookmark }: { bookmark: Bookmark }) {
-  const client = useApiClient();
+  const calls = useApiDispatch();
   const dispatch = useBookmarksDispatch();
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const save = (change: Partial<Pick<Bookmark, 'title' | 'link' | 'tags' | 'note'>>) => dispatch(saveBookmark(client, { ...bookmark, ...change }));
+  const save = (change: Partial<Pick<Bookmark, 'title' | 'link' | 'tags' | 'note'>>) => dispatch(saveBookmark(calls, { ...bookmark, ...change }));
 
   async function confirmDelete() {
     setDeleting(true);
-    const deleted = await dispatch(deleteBookmarks(client, [bookmark.id]));
+    const deleted = await dispatch(deleteBookmarks(calls, [bookmark.id]));
     setDeleting(false);
     setConfirming(false);
     if (deleted) void navigate('/bookmark');
@@ -87,19 +86,27 @@ function BookmarkDetails({ bookmark }: { bookmark: Bookmark }) {
 
   return (
     <article>
-      <BookmarkField name="title" value={bookmark.title} onSave={(title) => save({ title })} />
-      <BookmarkField name="link" value={bookmark.link} display={linkWithEdit} onSave={(link) => save({ link })} />
-      <BookmarkField name="tags" value={bookmark.tags.join(', ')} onSave={(tags) => save({ tags: splitTags(tags) })} />
-      <div className="mb-2">
-        <TagChips tags={bookmark.tags} />
-      </div>
-      <BookmarkField name="note" value={bookmark.note ?? ''} multiline onSave={(note) => save({ note: note.trim() === '' ? undefined : note })} />
+      <BookmarkField name="title" value={bookmark.title} show={() => <PageLink link={bookmark.link} text={bookmark.title} />} onSave={(title) => save({ title })} />
+      <BookmarkField name="link" value={bookmark.link} show={(link) => <PageLink link={link} text={link} />} onSave={(link) => save({ link })} />
+      <BookmarkField
+        name="tags"
+        value={bookmark.tags.join(', ')}
+        show={() => (bookmark.tags.length === 0 ? none : <TagChips tags={bookmark.tags} />)}
+        onSave={(tags) => save({ tags: splitTags(tags) })}
+      />
+      <BookmarkField
+        name="note"
+        value={bookmark.note ?? ''}
+        multiline
+        show={(note) => (note === '' ? none : <span className="bookmark-field-text">{note}</span>)}
+        onSave={(note) => save({ note: note.trim() === '' ? undefined : note })}
+      />
       <p className="small text-muted mb-2">{`Create: ${formatDateTime(bookmark.create_date)}, Update: ${formatDateTime(bookmark.update_date)}`}</p>
       <div className="d-flex align-items-center gap-2">
         {bookmark.indexed ? (
           <Badge bg="success">Indexed</Badge>
         ) : (
-          <Button size="sm" onClick={() => void dispatch(indexCurrent(client, bookmark))}>
+          <Button size="sm" onClick={() => void dispatch(indexCurrent(calls, bookmark))}>
             Index
           </Button>
         )}
@@ -120,17 +127,14 @@ function BookmarkDetails({ bookmark }: { bookmark: Bookmark }) {
   );
 }
 
-/** The link is a real link, opened in a new tab as on the list's cards, with an edit control of its own. */
-function linkWithEdit(link: string, edit: () => void) {
+const none = <em className="text-muted">(none)</em>;
+
+/** The page itself, opened in a new tab as from the list's cards. */
+function PageLink({ link, text }: { link: string; text: string }) {
   return (
-    <span className="d-flex align-items-baseline gap-2">
-      <a href={link} target="_blank" rel="noopener noreferrer" className="text-break" id="bookmark-link-open">
-        {link}
-      </a>
-      <button type="button" id="bookmark-link" className="btn btn-sm btn-outline-secondary py-0" aria-label="Edit Link" title="Edit Link" onClick={edit}>
-        Edit
-      </button>
-    </span>
+    <a href={link} target="_blank" rel="noopener noreferrer" className="text-break">
+      {text}
+    </a>
   );
 }
 
@@ -139,15 +143,18 @@ interface BookmarkFieldProps {
   /** The text shown, and the editor's starting value. */
   value: string;
   multiline?: boolean;
-  display?: (value: string, edit: () => void) => ReactNode;
+  /** The value as the page shows it: the title and link open the page, the tags are chips. */
+  show: (value: string) => ReactNode;
   onSave: (value: string) => Promise<boolean>;
 }
 
 /**
- * One inline-editable field under its label (spec §2 Bookmark detail). Its draft is checked with
- * the contract's rule for the field before it is sent (tags as text, split as the spec says).
+ * One inline-editable field under its label (docs/behaviour/bookmarks.md), opened by the pencil beside
+ * it: the value does what it looks like (a link opens the page, a tag lists its bookmarks) rather
+ * than turn into an editor (issue 37). Its draft is checked with the contract's rule for the field
+ * before it is sent (tags as text, split as on create).
  */
-function BookmarkField({ name, value, multiline = false, display, onSave }: BookmarkFieldProps) {
+function BookmarkField({ name, value, multiline = false, show, onSave }: BookmarkFieldProps) {
   const id = `bookmark-${name}`;
   const label = FIELD_LABELS[name]!;
   const check = (draft: string) => {
@@ -161,7 +168,7 @@ function BookmarkField({ name, value, multiline = false, display, onSave }: Book
         id={id}
         label={label}
         value={value}
-        show={(text) => (text === '' ? <em className="text-muted">(none)</em> : <span className="bookmark-field-text">{text}</span>)}
+        show={show}
         editor={(draft, setDraft, inputId) => (
           <Form.Control
             id={inputId}
@@ -171,7 +178,14 @@ function BookmarkField({ name, value, multiline = false, display, onSave }: Book
             onChange={(event) => setDraft(event.target.value)}
           />
         )}
-        {...(display ? { display } : {})}
+        display={(shown, edit) => (
+          <div className="d-flex align-items-baseline gap-2">
+            <div id={id} className="text-break">
+              {show(shown)}
+            </div>
+            <EditButton id={`${id}-edit`} label={`Edit ${label}`} onClick={edit} />
+          </div>
+        )}
         check={check}
         onSave={onSave}
       />

@@ -1,9 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSelector } from 'react-redux';
 import { Link, useSearchParams } from 'react-router';
-import { useApiClient } from '../../api/api-client-context.ts';
+import { useApiDispatch, useCallsUnderWay, useSupersedingLoads } from '../../api/api.ts';
 import { useReturnVisit } from '../../lib/history.ts';
-import { useRequest } from '../../lib/use-request.ts';
 import { BookmarkBulkBar } from './bookmark-bulk-bar.tsx';
 import { BookmarkFileButtons } from './bookmark-file-buttons.tsx';
 import { BookmarkletLink } from './bookmarklet-link.tsx';
@@ -12,15 +11,16 @@ import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
 import { deleteBookmarks, type ListFilter, loadBookmarks, openList, tagBookmarks } from './bookmarks.thunks.ts';
 
 /**
- * Spec §2 Bookmark list: the first page on opening, filtered by the URL's tag and dates; bookmarks
+ * Bookmark list (docs/behaviour/bookmarks.md): the first page on opening, filtered by the URL's tag and dates; bookmarks
  * can be selected for a bulk edit. Back from a bookmark shows the list as it was left.
  */
 export function BookmarkListPage() {
-  const client = useApiClient();
+  const calls = useApiDispatch();
   const dispatch = useBookmarksDispatch();
   const state = useSelector(selectBookmarks);
   const [params] = useSearchParams();
-  const { busy, run, cancel } = useRequest();
+  const busy = useCallsUnderWay('bookmarkPage');
+  const { next: nextLoad } = useSupersedingLoads();
   const tag = params.get('tag') ?? undefined;
   const start = params.get('start_date') ?? undefined;
   const end = params.get('end_date') ?? undefined;
@@ -34,9 +34,8 @@ export function BookmarkListPage() {
   const returning = useReturnVisit();
 
   useEffect(() => {
-    void run((signal) => dispatch(openList(client, { tag, start_date: start, end_date: end }, returning, signal)));
-    return cancel;
-  }, [client, dispatch, run, cancel, tag, start, end, pageSize, returning]);
+    void dispatch(openList(calls, { tag, start_date: start, end_date: end }, returning, nextLoad()));
+  }, [calls, dispatch, nextLoad, tag, start, end, pageSize, returning]);
 
   const onSelect = useCallback(
     (id: number, on: boolean) => {
@@ -51,19 +50,22 @@ export function BookmarkListPage() {
   );
 
   const filter: ListFilter = { tag, start_date: start, end_date: end };
-  const reload = () => run((signal) => dispatch(loadBookmarks(client, filter, false, signal)));
+  const reload = () => dispatch(loadBookmarks(calls, filter, false, nextLoad()));
   const chosen = state.bookmarks.filter((bookmark) => selected.has(bookmark.id)).map((bookmark) => bookmark.id);
 
   async function deleteChosen() {
-    const deleted = await dispatch(deleteBookmarks(client, chosen));
+    const deleted = await dispatch(deleteBookmarks(calls, chosen));
     if (deleted) setSelected(new Set());
     return deleted;
   }
 
   async function tagChosen(newTag: string) {
-    const tagged = await dispatch(tagBookmarks(client, chosen, newTag));
-    // The cards show the new tag once the list is loaded again; the selection stays for another edit.
-    if (tagged) await reload();
+    const tagged = await dispatch(tagBookmarks(calls, chosen, newTag));
+    // Done with: a selection kept would wait for a later "Delete selected" to take it by surprise (issue 37).
+    if (tagged) {
+      setSelected(new Set());
+      await reload();
+    }
     return tagged;
   }
 
@@ -91,7 +93,7 @@ export function BookmarkListPage() {
       <BookmarkResults
         state={state}
         busy={busy}
-        onMore={() => void run((signal) => dispatch(loadBookmarks(client, filter, true, signal)))}
+        onMore={() => void dispatch(loadBookmarks(calls, filter, true, nextLoad()))}
         selection={{ selected, onSelect }}
       />
     </section>

@@ -3,9 +3,9 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import { useSelector } from 'react-redux';
-import { useApiClient } from '../../api/api-client-context.ts';
+import { useApiDispatch, useCallsUnderWay, useSupersedingLoads } from '../../api/api.ts';
 import { useReturnVisit } from '../../lib/history.ts';
-import { useRequest } from '../../lib/use-request.ts';
+import { FilterChips } from './bookmark-filter-chips.tsx';
 import { BookmarkResults } from './bookmark-results.tsx';
 import { type QueryForm, querySpec } from './bookmark-query.ts';
 import { queryFormChanged, querySearched, searchEntered, selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
@@ -15,16 +15,17 @@ import { resumeSearch, searchPage } from './bookmarks.thunks.ts';
 const loadModal = () => import('./query-config-modal.tsx');
 const QueryConfigModal = lazy(async () => ({ default: (await loadModal()).QueryConfigModal }));
 
-/** Spec §2 Bookmark search; the form and the results stay in the slice, for Back from a bookmark. */
+/** Bookmark search (docs/behaviour/bookmarks.md); the form and the results stay in the slice, for Back from a bookmark. */
 export function BookmarkQueryPage() {
-  const client = useApiClient();
+  const calls = useApiDispatch();
   const dispatch = useBookmarksDispatch();
   const state = useSelector(selectBookmarks);
   const { form, searched } = state.query;
   const returning = useReturnVisit();
   const [problem, setProblem] = useState<string | null>(null);
   const [dialog, setDialog] = useState({ opened: false, shown: false });
-  const { busy, run } = useRequest();
+  const busy = useCallsUnderWay('searchBookmarks');
+  const { next: nextLoad } = useSupersedingLoads();
   const setForm = (next: QueryForm) => dispatch(queryFormChanged(next));
 
   // Before the first paint, so that the results of an earlier visit never flash up.
@@ -32,25 +33,35 @@ export function BookmarkQueryPage() {
     if (!returning) dispatch(searchEntered());
   }, [dispatch, returning]);
   useEffect(() => {
-    if (returning) void run((signal) => dispatch(resumeSearch(client, signal)));
-  }, [client, dispatch, run, returning]);
+    if (returning) void dispatch(resumeSearch(calls, nextLoad()));
+  }, [calls, dispatch, nextLoad, returning]);
+
+  function searchFor(next: QueryForm): string | null {
+    const spec = querySpec(next);
+    if (typeof spec === 'string') return spec;
+    dispatch(querySearched(next));
+    void dispatch(searchPage(calls, spec, undefined, nextLoad()));
+    return null;
+  }
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const spec = querySpec(form);
-    if (typeof spec === 'string') {
-      setProblem(spec);
-      return;
-    }
-    setProblem(null);
-    dispatch(querySearched(form));
-    void run((signal) => dispatch(searchPage(client, spec, undefined, signal)));
+    setProblem(searchFor(form));
+  }
+
+  /**
+   * A filter chosen in the dialog or removed by its chip applies at once to the search made (issue
+   * 37); before the first search there is nothing to narrow, and the key words wait for Search.
+   */
+  function setFilters(next: QueryForm) {
+    setForm(next);
+    if (searched !== null) setProblem(searchFor({ ...next, keyWords: searched.keyWords }));
   }
 
   function more() {
     const spec = searched === null ? null : querySpec(searched);
     if (spec !== null && typeof spec !== 'string' && state.pageCursor !== null) {
-      void run((signal) => dispatch(searchPage(client, spec, Number(state.pageCursor), signal)));
+      void dispatch(searchPage(calls, spec, Number(state.pageCursor), nextLoad()));
     }
   }
 
@@ -84,6 +95,7 @@ export function BookmarkQueryPage() {
         </InputGroup>
         {problem !== null && <p className="text-danger mt-1 mb-0 validation-message">{problem}</p>}
       </Form>
+      <FilterChips form={form} onRemove={setFilters} />
       <BookmarkResults state={state} busy={busy} onMore={more} />
       {dialog.opened && (
         <Suspense fallback={null}>
@@ -91,7 +103,7 @@ export function BookmarkQueryPage() {
             show={dialog.shown}
             onHide={() => setDialog({ opened: true, shown: false })}
             form={form}
-            onChange={setForm}
+            onChange={setFilters}
             hostGroups={state.host_groups}
             tagGroups={state.tag_groups}
           />

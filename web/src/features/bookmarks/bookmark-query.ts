@@ -18,14 +18,14 @@ export type QueryForm = z.infer<typeof QueryForm>;
 
 export const EMPTY_QUERY: QueryForm = { keyWords: '', createStart: '', createEnd: '', updateStart: '', updateEnd: '' };
 
-/** Spec §5 Date-time editor: the local value as an ISO timestamp; incomplete input is none. */
+/** Date-time editor (docs/behaviour/bookmarks.md): the local value as an ISO timestamp; incomplete input is none. */
 export function localToIso(value: string): string | undefined {
   if (value === '') return undefined;
   const time = new Date(value);
   return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
 }
 
-/** Spec §5: a range applies only once its start is set, and an end only with a start. */
+/** A range applies only once its start is set, and an end only with a start (docs/behaviour/bookmarks.md). */
 function range(start: string, end: string) {
   const from = localToIso(start);
   if (from === undefined) return undefined;
@@ -34,7 +34,7 @@ function range(start: string, end: string) {
 }
 
 /**
- * The query spec, or why it cannot be sent: the spec's message when there are no key words, else
+ * The query spec, or why it cannot be sent: the form's own message when there are no key words, else
  * the contract's (a range whose end comes before its start, say), in the server's words.
  */
 export function querySpec(form: QueryForm): BookmarkQuerySpec | string {
@@ -55,7 +55,15 @@ export function querySpec(form: QueryForm): BookmarkQuerySpec | string {
   return issue === undefined ? spec : describeIssue(issue.path, issue.message);
 }
 
-/** Spec §2: the key's first 15 characters and the count in brackets. */
+/** How much of a host or tag a group's label and a filter chip show; the whole is in the tooltip. */
+export const FILTER_LABEL_LENGTH = 15;
+
+/** The key's first 15 characters and the count in brackets (docs/behaviour/bookmarks.md). */
 export function groupLabel(group: BookmarkGroup): string {
-  return `${group.key.slice(0, 15)} (${group.doc_count})`;
+  return `${group.key.slice(0, FILTER_LABEL_LENGTH)} (${group.doc_count})`;
+}
+
+/** The group's whole key and count, for the tooltip of a label that `groupLabel` cut. */
+export function groupTitle(group: BookmarkGroup): string {
+  return `${group.key} (${group.doc_count})`;
 }

@@ -6,7 +6,7 @@ import { OperationError } from '../../components/operation-error.tsx';
 import { BookmarkCard } from './bookmark-card.tsx';
 import { type BookmarkState, pageSizeSet, useBookmarksDispatch } from './bookmarks.slice.ts';
 
-/** The page sizes offered: the spec's 5 (its default), then the usual choices. */
+/** The page sizes offered: 5 (the default), then the usual choices. */
 const PAGE_SIZES = [5, 10, 20, 50, 100];
 
 interface BookmarkResultsProps {
@@ -18,7 +18,7 @@ interface BookmarkResultsProps {
 }
 
 /**
- * What the list and the search show (spec §2): the count — of every match, from the reply, not of
+ * What the list and the search show (docs/behaviour/bookmarks.md): the count — of every match, from the reply, not of
  * the cards loaded — with the page size beside it, a spinner, the error line, cards and 'Get More'.
  */
 export function BookmarkResults({ state, busy, onMore, selection }: BookmarkResultsProps) {

@@ -1,35 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { Link } from 'react-router';
-import { foldTag, type TagCount } from '../../../../contract/bookmarks.ts';
+import { foldTag } from '../../../../contract/bookmarks.ts';
 import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
-import { useRequest } from '../../lib/use-request.ts';
-import { fetchTags } from './bookmarks.api.ts';
+import { useTagsQuery } from './bookmarks.api.ts';
 import { tagListLink } from './tag-chips.tsx';
 
 /** Every tag with its count, most used first; the filter box keeps the tags holding what is typed, in any case. */
 export function BookmarkTagsPage() {
-  const client = useApiClient();
-  const { busy, run, cancel } = useRequest();
-  const [tags, setTags] = useState<TagCount[] | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { data: tags, error, isFetching: busy } = useTagsQuery();
   const [filter, setFilter] = useState('');
-
-  useEffect(() => {
-    void run(async (signal) => {
-      try {
-        const loaded = await fetchTags(client, signal);
-        if (!signal.aborted) setTags(loaded);
-      } catch (error) {
-        if (!signal.aborted) setProblem(errorMessage(error));
-      }
-    });
-    return cancel;
-  }, [client, run, cancel]);
+  const problem = error === undefined ? null : errorMessage(error);
 
   const wanted = foldTag(filter.trim());
   const shown = (tags ?? []).filter((tag) => foldTag(tag.tag).includes(wanted));
@@ -46,7 +30,7 @@ export function BookmarkTagsPage() {
         onChange={(event) => setFilter(event.target.value)}
       />
       {busy && <LoadingSpinner />}
-      {tags !== null && shown.length === 0 && <p>{tags.length === 0 ? 'No tag yet' : 'No tag matches'}</p>}
+      {tags !== undefined && shown.length === 0 && <p>{tags.length === 0 ? 'No tag yet' : 'No tag matches'}</p>}
       <ListGroup>
         {shown.map(({ tag, count }) => (
           <ListGroup.Item key={tag} action as={Link} to={tagListLink(tag)} className="d-flex justify-content-between tag-count">

@@ -7,99 +7,152 @@ import {
   BookmarkImportReply,
   BookmarkLookup,
   CurrentBookmarkImport,
+  type CutShortBookmarkImport,
   BookmarkPage,
   BookmarkPreview,
   type BookmarkQuerySpec,
   BookmarkSearchResult,
+  type TagCount,
   TagCounts,
 } from '../../../../contract/bookmarks.ts';
+import { api, type ClientCall, emptyCall, jsonCall } from '../../api/api.ts';
 import type { HttpClient } from '../../api/http-client.ts';
 
 export type ListParams = { pageSize: number; tag?: string | undefined; start_date?: string | undefined; end_date?: string | undefined };
 
-/** Spec §7 Bookmark gateway: optional params only when given, the cursor as a header. */
-export function fetchBookmarkPage(client: HttpClient, params: ListParams, cursor?: string, signal?: AbortSignal): Promise<BookmarkPage> {
+/** Bookmark gateway (docs/behaviour/bookmarks.md): optional params only when given, the cursor as a header. */
+function bookmarkPagePath(params: ListParams): string {
   const query = new URLSearchParams({ pageSize: String(params.pageSize) });
   for (const name of ['tag', 'start_date', 'end_date'] as const) {
     const value = params[name];
     if (value) query.set(name, value);
   }
-  return client.json(`/bookmarks/?${query}`, BookmarkPage, { signal, ...(cursor === undefined ? {} : { headers: { pageCursor: cursor } }) });
+  return `/bookmarks/?${query}`;
 }
 
-export const fetchBookmark = (client: HttpClient, id: number, signal?: AbortSignal) => client.json(`/bookmarks/${id}`, Bookmark, { signal });
+/** The bookmark as the API takes it: without the client's own `indexed`. */
+const withoutIndexed = ({ indexed: _indexed, ...body }: Bookmark) => body;
 
-export const createBookmark = (client: HttpClient, draft: BookmarkDraft) =>
-  client.json('/bookmarks/', Bookmark, { method: 'POST', body: draft });
+/** The index entry's existence check: any failure means not indexed (docs/behaviour/bookmarks.md). */
+const indexEntryCheck =
+  (id: number): ClientCall =>
+  (client, signal) =>
+    client.json(`/api/bookmarks/${id}`, Bookmark, { signal }).then(
+      () => true,
+      () => false,
+    );
 
-/** The whole bookmark, one field changed (spec §7). */
-export function updateBookmark(client: HttpClient, bookmark: Bookmark): Promise<Bookmark> {
-  const { indexed: _indexed, ...body } = bookmark;
-  return client.json(`/bookmarks/${bookmark.id}`, Bookmark, { method: 'PUT', body });
+/** A browser's bookmarks file to import, and who hears its bytes leave (the progress bar). */
+export interface BookmarksFile {
+  file: File;
+  onProgress: (sent: number, total: number) => void;
 }
 
-export const deleteBookmark = (client: HttpClient, id: number) => client.empty(`/bookmarks/${id}`, { method: 'DELETE' });
-
-/** Several bookmarks at once; how many changed. */
-export async function bulkEdit(client: HttpClient, action: BookmarkBulkAction): Promise<number> {
-  return (await client.json('/bookmarks/bulk', BookmarkBulkReply, { method: 'POST', body: action })).count;
+/** The export handed to the browser to save; fetched with the bearer token, which a plain link cannot send. */
+async function saveExport(client: HttpClient, signal: AbortSignal): Promise<void> {
+  const response = await client.stream('/bookmarks/export', { signal });
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'bookmarks.html';
+  link.click();
+  // The click has handed the file to the browser's download by the next task.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-export const fetchTags = (client: HttpClient, signal?: AbortSignal) => client.json('/bookmarks/tags', TagCounts, { signal });
+export const bookmarksApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    bookmarkPage: build.query<BookmarkPage, { params: ListParams; cursor: string | null }>({
+      query: ({ params, cursor }) => jsonCall(bookmarkPagePath(params), BookmarkPage, cursor === null ? {} : { headers: { pageCursor: cursor } }),
+      keepUnusedDataFor: 0,
+    }),
+    bookmark: build.query<Bookmark, number>({
+      query: (id) => jsonCall(`/bookmarks/${id}`, Bookmark),
+      keepUnusedDataFor: 0,
+    }),
+    isIndexed: build.query<boolean, number>({
+      query: indexEntryCheck,
+      keepUnusedDataFor: 0,
+    }),
+    searchBookmarks: build.query<BookmarkSearchResult, { spec: BookmarkQuerySpec; from?: number | undefined; size: number }>({
+      query: ({ spec, from, size }) => {
+        const query = new URLSearchParams({ size: String(size) });
+        if (from !== undefined) query.set('from', String(from));
+        return jsonCall(`/api/bookmarks/query?${query}`, BookmarkSearchResult, { method: 'POST', body: spec });
+      },
+      keepUnusedDataFor: 0,
+    }),
+    createBookmark: build.mutation<Bookmark, BookmarkDraft>({
+      query: (draft) => jsonCall('/bookmarks/', Bookmark, { method: 'POST', body: draft }),
+    }),
+    /** The whole bookmark, one field changed (docs/behaviour/bookmarks.md). */
+    updateBookmark: build.mutation<Bookmark, Bookmark>({
+      query: (bookmark) => jsonCall(`/bookmarks/${bookmark.id}`, Bookmark, { method: 'PUT', body: withoutIndexed(bookmark) }),
+    }),
+    deleteBookmark: build.mutation<null, number>({
+      query: (id) => emptyCall(`/bookmarks/${id}`, { method: 'DELETE' }),
+    }),
+    /** Several bookmarks at once. */
+    bulkEdit: build.mutation<BookmarkBulkReply, BookmarkBulkAction>({
+      query: (action) => jsonCall('/bookmarks/bulk', BookmarkBulkReply, { method: 'POST', body: action }),
+    }),
+    indexBookmark: build.mutation<Bookmark, Bookmark>({
+      query: (bookmark) => jsonCall('/api/bookmarks/', Bookmark, { method: 'POST', body: withoutIndexed(bookmark) }),
+    }),
+    tags: build.query<TagCount[], void>({
+      query: () => jsonCall('/bookmarks/tags', TagCounts),
+    }),
+    /** The user's bookmark of the same link (compared after normalising it), or null. */
+    lookupBookmark: build.query<BookmarkLookup, string>({
+      query: (link) => jsonCall(`/bookmarks/lookup?${new URLSearchParams({ link })}`, BookmarkLookup),
+    }),
+    /** The page's title and description, read by the server. */
+    previewPage: build.mutation<BookmarkPreview, string>({
+      query: (link) => jsonCall('/bookmarks/preview', BookmarkPreview, { method: 'POST', body: { link } }),
+    }),
+    /**
+     * The user's latest import that stopped before the end, if any: kept in the cache, so that a
+     * return to the list (which keeps its cards) asks the server nothing.
+     */
+    cutShortImport: build.query<CutShortBookmarkImport | null, void>({
+      query: () => jsonCall('/bookmarks/import/progress', CurrentBookmarkImport),
+      transformResponse: (reply: CurrentBookmarkImport) => reply.cut_short,
+      providesTags: ['CutShortImport'],
+    }),
+    /** Imports a browser's bookmarks file; whatever its end, the import cut short (if any) is asked again. */
+    importBookmarks: build.mutation<BookmarkImportReply, BookmarksFile>({
+      query: ({ file, onProgress }) => {
+        const form = new FormData();
+        form.append('file', file, file.name);
+        return jsonCall('/bookmarks/import', BookmarkImportReply, { method: 'POST', body: form, onUploadProgress: onProgress });
+      },
+      invalidatesTags: ['CutShortImport'],
+    }),
+    /** The user's import as the server tells it: polled while the server reads the file (issue 18). */
+    importProgress: build.query<BookmarkImportProgress | null, void>({
+      query: () => jsonCall('/bookmarks/import/progress', CurrentBookmarkImport),
+      transformResponse: (reply: CurrentBookmarkImport) => reply.import,
+      // Each import starts from no counts, not the last import's.
+      keepUnusedDataFor: 0,
+    }),
+    exportBookmarks: build.mutation<null, void>({
+      query: () => saveExport,
+    }),
+    /** Forgets an import that was cut short; the bookmarks it added stay. */
+    dismissCutShortImport: build.mutation<void, string>({
+      query: (id) => emptyCall(`/bookmarks/import/cut-short/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+      invalidatesTags: ['CutShortImport'],
+    }),
+  }),
+});
 
-/** The index entry's existence check: any failure means not indexed (spec §7). */
-export async function isIndexed(client: HttpClient, id: number, signal?: AbortSignal): Promise<boolean> {
-  try {
-    await client.json(`/api/bookmarks/${id}`, Bookmark, { signal });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export function indexBookmark(client: HttpClient, bookmark: Bookmark): Promise<Bookmark> {
-  const { indexed: _indexed, ...body } = bookmark;
-  return client.json('/api/bookmarks/', Bookmark, { method: 'POST', body });
-}
-
-export function searchBookmarks(
-  client: HttpClient,
-  spec: BookmarkQuerySpec,
-  page: { from?: number; size: number },
-  signal?: AbortSignal,
-): Promise<BookmarkSearchResult> {
-  const query = new URLSearchParams({ size: String(page.size) });
-  if (page.from !== undefined) query.set('from', String(page.from));
-  return client.json(`/api/bookmarks/query?${query}`, BookmarkSearchResult, { method: 'POST', body: spec, signal });
-}
-
-export function importBookmarks(
-  client: HttpClient,
-  file: File,
-  onUploadProgress?: (sent: number, total: number) => void,
-): Promise<BookmarkImportReply> {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  return client.json('/bookmarks/import', BookmarkImportReply, { method: 'POST', body: form, ...(onUploadProgress ? { onUploadProgress } : {}) });
-}
-
-/** The user's import as the server tells it: polled while the server reads the file (issue 18). */
-export async function bookmarkImportProgress(client: HttpClient, signal?: AbortSignal): Promise<BookmarkImportProgress | null> {
-  return (await client.json('/bookmarks/import/progress', CurrentBookmarkImport, { signal })).import;
-}
-
-/** The export as a file the browser saves; fetched with the bearer token, which a plain link cannot send. */
-export async function exportBookmarks(client: HttpClient): Promise<Blob> {
-  const response = await client.stream('/bookmarks/export');
-  return response.blob();
-}
-
-
-/** The user's bookmark of the same link (compared after normalising it), or null. */
-export async function lookupBookmark(client: HttpClient, link: string, signal?: AbortSignal): Promise<Bookmark | null> {
-  return (await client.json(`/bookmarks/lookup?${new URLSearchParams({ link })}`, BookmarkLookup, { signal })).bookmark;
-}
-
-/** The page's title and description, read by the server. */
-export const previewPage = (client: HttpClient, link: string, signal?: AbortSignal) =>
-  client.json('/bookmarks/preview', BookmarkPreview, { method: 'POST', body: { link }, signal });
+export const {
+  useTagsQuery,
+  useLookupBookmarkQuery,
+  usePreviewPageMutation,
+  useCutShortImportQuery,
+  useDismissCutShortImportMutation,
+  useImportBookmarksMutation,
+  useImportProgressQuery,
+  useExportBookmarksMutation,
+} = bookmarksApi;

@@ -36,7 +36,7 @@ const page = (ids: number[], pageCursor: string | null) => ({
 });
 
 describe('bookmark slice', () => {
-  it('starts with the spec’s page size of 5 and nothing loaded', () => {
+  it('starts with the default page size of 5 and nothing loaded', () => {
     expect(reduce(undefined, { type: 'init' })).toMatchObject({ pageSize: 5, bookmarks: [], pageCursor: null, operationError: null });
   });
 

@@ -10,7 +10,7 @@ export const QueryState = z.object({ form: QueryForm, searched: QueryForm.nullab
 export type QueryState = z.infer<typeof QueryState>;
 const NO_QUERY: QueryState = { form: EMPTY_QUERY, searched: null };
 
-/** The bookmark state (spec §3). */
+/** The bookmark state (docs/behaviour/bookmarks.md). */
 export const BookmarkState = z.object({
   pageSize: z.number().int().positive(),
   bookmarks: z.array(Bookmark),
@@ -58,7 +58,7 @@ function clearResults(state: BookmarkState) {
   state.shown = null;
 }
 
-/** Spec §4 Bookmarks; every successful action clears the operation error, and so does another screen. */
+/** Bookmarks (docs/behaviour/bookmarks.md); every successful action clears the operation error, and so does another screen. */
 export const bookmarkSlice = createSlice({
   name: 'bookmark',
   initialState,
@@ -100,7 +100,7 @@ export const bookmarkSlice = createSlice({
     },
     /** Clear: the list, its cursor and the groups. */
     cleared: clearResults,
-    /** The search page opened afresh: the spec's "The list is cleared on entering", and the form too. */
+    /** The search page opened afresh: the list is cleared on entering, and the form too. */
     searchEntered(state) {
       clearResults(state);
       state.query = NO_QUERY;
@@ -112,7 +112,7 @@ export const bookmarkSlice = createSlice({
     querySearched(state, action: PayloadAction<QueryForm>) {
       state.query.searched = action.payload;
     },
-    /** Spec §8: prefixed with the local time of day in square brackets. */
+    /** Prefixed with the local time of day in square brackets (docs/behaviour/bookmarks.md). */
     errorReported: {
       reducer(state, action: PayloadAction<string>) {
         state.operationError = action.payload;

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import { type Bookmark, type BookmarkPage, type BookmarkSearchResult, NO_MORE_RESULTS } from '../../../../contract/bookmarks.ts';
 import { ApiError } from '../../api/api-error.ts';
+import { createApiStore } from '../../api/api-store.ts';
 import type { HttpClient, RequestOptions } from '../../api/http-client.ts';
 import { EMPTY_QUERY } from './bookmark-query.ts';
 import { bookmarkSlice, querySearched } from './bookmarks.slice.ts';
@@ -50,7 +51,9 @@ function fakeApi(total: number) {
     calls.push(`${options.method ?? 'GET'} ${path}`);
   };
   const unused = () => Promise.reject(new Error('not used'));
-  const client: HttpClient = { json, empty, stream: unused };
+  const http: HttpClient = { json, empty, stream: unused };
+  // The thunks run their calls through the cache's store, as in the app.
+  const client = createApiStore(http).dispatch;
   return { client, calls, failIndex: () => (indexFails = true) };
 }
 

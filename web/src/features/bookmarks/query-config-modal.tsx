@@ -4,11 +4,12 @@ import Modal from 'react-bootstrap/Modal';
 import Select, { createFilter, type MultiValue } from 'react-select';
 import type { BookmarkGroup, BookmarkSearchField } from '../../../../contract/bookmarks.ts';
 import { EmotionStyles } from '../../components/emotion-styles.tsx';
-import { groupLabel, type QueryForm } from './bookmark-query.ts';
+import { groupLabel, groupTitle, type QueryForm } from './bookmark-query.ts';
 
-type Option<T extends string> = { value: T; label: string };
+/** `title` is the whole text of a label cut short, shown as its tooltip. */
+type Option<T extends string> = { value: T; label: string; title?: string };
 
-/** Spec §2: the fields a search looks in, with the names users know them by. */
+/** The fields a search looks in, with the names users know them by (docs/behaviour/bookmarks.md). */
 const FIELD_OPTIONS: ReadonlyArray<Option<BookmarkSearchField>> = [
   { value: 'title', label: 'Page Title' },
   { value: 'link', label: 'Page Link' },
@@ -22,7 +23,7 @@ interface MultiProps<T extends string> {
   inputId: string;
   options: ReadonlyArray<Option<T>>;
   value: T[] | undefined;
-  /** undefined when cleared (spec §5). */
+  /** undefined when cleared (docs/behaviour/bookmarks.md). */
   onChange: (value: T[] | undefined) => void;
 }
 
@@ -36,6 +37,7 @@ function Multi<T extends string>({ inputId, options, value, onChange }: MultiPro
       value={chosen}
       onChange={(picked: MultiValue<Option<T>>) => onChange(picked.length === 0 ? undefined : picked.map((option) => option.value))}
       filterOption={filterOption}
+      formatOptionLabel={(option) => <span title={option.title ?? option.label}>{option.label}</span>}
       noOptionsMessage={() => 'No options'}
       loadingMessage={() => 'Loading...'}
       placeholder="Select..."
@@ -43,7 +45,7 @@ function Multi<T extends string>({ inputId, options, value, onChange }: MultiPro
   );
 }
 
-const groupOptions = (groups: BookmarkGroup[]) => groups.map((group) => ({ value: group.key, label: groupLabel(group) }));
+const groupOptions = (groups: BookmarkGroup[]) => groups.map((group) => ({ value: group.key, label: groupLabel(group), title: groupTitle(group) }));
 
 interface QueryConfigModalProps {
   show: boolean;
@@ -54,7 +56,7 @@ interface QueryConfigModalProps {
   tagGroups: BookmarkGroup[];
 }
 
-/** Spec §2 'Advanced Search Configuration': the choices apply to the next search. */
+/** 'Advanced Search Configuration' (docs/behaviour/bookmarks.md): each choice applies at once to a search made. */
 export function QueryConfigModal({ show, onHide, form, onChange, hostGroups, tagGroups }: QueryConfigModalProps) {
   const set = <K extends keyof QueryForm>(name: K, value: QueryForm[K]) => onChange({ ...form, [name]: value });
   const dateInput = (id: string, label: string, name: 'createStart' | 'createEnd' | 'updateStart' | 'updateEnd', disabled = false) => (

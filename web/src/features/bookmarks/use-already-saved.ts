@@ -1,7 +1,7 @@
+import { skipToken } from '@reduxjs/toolkit/query';
 import { useEffect, useState } from 'react';
 import { type Bookmark, isHttpUrl } from '../../../../contract/bookmarks.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
-import { lookupBookmark } from './bookmarks.api.ts';
+import { useLookupBookmarkQuery } from './bookmarks.api.ts';
 
 /** Typing pauses this long before the link is looked up, so that each keystroke is not a request. */
 const PAUSE_MS = 300;
@@ -12,24 +12,15 @@ const PAUSE_MS = 300;
  * notice out: it must not stand in the way of saving.
  */
 export function useAlreadySaved(link: string): Bookmark | null {
-  const client = useApiClient();
   const wanted = link.trim();
-  const [found, setFound] = useState<{ link: string; bookmark: Bookmark | null } | null>(null);
+  const [paused, setPaused] = useState<string | null>(null);
 
   useEffect(() => {
     if (!isHttpUrl(wanted)) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      lookupBookmark(client, wanted, controller.signal).then(
-        (bookmark) => setFound({ link: wanted, bookmark }),
-        () => undefined,
-      );
-    }, PAUSE_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [client, wanted]);
+    const timer = setTimeout(() => setPaused(wanted), PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [wanted]);
 
-  return found?.link === wanted ? found.bookmark : null;
+  const { currentData } = useLookupBookmarkQuery(paused === wanted ? wanted : skipToken);
+  return paused === wanted ? (currentData?.bookmark ?? null) : null;
 }

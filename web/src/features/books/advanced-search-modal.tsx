@@ -19,7 +19,7 @@ import type { CatalogueLoadState } from './use-catalogue-load.ts';
 interface AdvancedSearchModalProps {
   show: boolean;
   onHide: () => void;
-  /** Only admins may upload an index (DESIGN §4 Catalogue). */
+  /** Only admins may upload an index (docs/behaviour/books.md). */
   admin: boolean;
   /** An index upload went through: the list shown is of the catalogue before it. */
   onCatalogueLoaded: () => void;
@@ -27,7 +27,7 @@ interface AdvancedSearchModalProps {
   catalogueLoad: CatalogueLoadState;
 }
 
-/** Spec §2 Advanced Search Settings: the settings apply to the next search. */
+/** Advanced Search Settings (docs/behaviour/books.md): the settings apply to the next search. */
 export function AdvancedSearchModal({ show, onHide, admin, onCatalogueLoaded, catalogueLoad }: AdvancedSearchModalProps) {
   const upload = useIndexUpload(onCatalogueLoaded, catalogueLoad);
   return (

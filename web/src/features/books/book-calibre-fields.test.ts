@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ratingStars, seriesLabel } from './book-calibre-fields.tsx';
+import { ratingStars } from './book-calibre-fields.tsx';
+import { seriesLabel } from './book-links.tsx';
 
 describe('Calibre fields as the book pages show them', () => {
   it('writes a series with the book’s place in it, fractions included', () => {

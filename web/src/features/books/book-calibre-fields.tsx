@@ -1,9 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Book } from '../../../../contract/books.ts';
-
-/** "The Science of Discworld [1]", as Calibre writes a series with the book's place in it. */
-export const seriesLabel = (book: Pick<Book, 'series' | 'series_index'>): string | null =>
-  book.series === null ? null : book.series_index === null ? book.series : `${book.series} [${book.series_index}]`;
+import { BookTags, SeriesLink, seriesLabel } from './book-links.tsx';
 
 /** Stars out of five, halves as ½: what Calibre shows for a rating. */
 export function ratingStars(rating: number): string {
@@ -12,33 +9,24 @@ export function ratingStars(rating: number): string {
   return `${'★'.repeat(whole)}${half ? '½' : ''}${'☆'.repeat(5 - whole - (half ? 1 : 0))}`;
 }
 
-/** Tags as small badges, for the card and the detail page. */
-export function BookTags({ tags }: { tags: readonly string[] }) {
-  return (
-    <span className="book-tags">
-      {tags.map((tag) => (
-        <span key={tag} className="badge rounded-pill text-bg-light border me-1">
-          {tag}
-        </span>
-      ))}
-    </span>
-  );
-}
-
 /**
- * What Calibre has beyond the spec's book (issue 13), on the detail page: series, tags,
+ * What Calibre has beyond the book's first fields, on the detail page: series, tags,
  * languages, rating and the identifiers besides the one shown, each row only when the book has it.
  */
 export function BookCalibreFields({ book }: { book: Book }) {
   const series = seriesLabel(book);
-  // The chosen one is the spec's identifier line above; the rest are listed here.
+  // The chosen one is the identifier line above; the rest are listed here.
   const identifiers = Object.entries(book.identifiers).filter(([type, value]) => `${type}:${value}` !== book.identifier);
   if (series === null && book.tags.length === 0 && book.languages.length === 0 && book.rating === null && identifiers.length === 0) {
     return null;
   }
   return (
     <dl className="row mb-2 book-calibre-fields">
-      {series !== null && <Field name="Series">{series}</Field>}
+      {series !== null && (
+        <Field name="Series">
+          <SeriesLink book={book} />
+        </Field>
+      )}
       {book.tags.length > 0 && (
         <Field name="Tags">
           <BookTags tags={book.tags} />

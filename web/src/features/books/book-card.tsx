@@ -1,12 +1,14 @@
-import { memo } from 'react';
+import { type ComponentType, lazy, memo, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import type { Book } from '../../../../contract/books.ts';
-import { BookTags, seriesLabel } from './book-calibre-fields.tsx';
+import { AuthorLinks, BookTags, SeriesLink, seriesLabel } from './book-links.tsx';
 import { BookThumbnail } from './book-cover.tsx';
 import type { BookNeighbours } from './book-neighbours.ts';
-import { commentPreview } from './comment-preview.ts';
 import { pathBelowLibrary } from './library-path.ts';
 import { formatDateTime } from '../../lib/format-date.ts';
+import { type ShelfMenuProps, useBookSlots } from '../../components/book-slots.tsx';
+
+const CommentPreviewText = lazy(async () => ({ default: (await import('./comment-preview-text.tsx')).CommentPreviewText }));
 
 interface BookCardProps {
   book: Book;
@@ -20,13 +22,13 @@ interface BookCardProps {
 }
 
 /**
- * One search result (spec §2 Book card). Plain Bootstrap markup rather than react-bootstrap's Card:
- * a hundred cards must render within 50 ms (DESIGN §6), and each component layer costs.
+ * One search result (docs/behaviour/books.md). Plain Bootstrap markup rather than react-bootstrap's Card:
+ * a hundred cards must render within 50 ms (docs/budgets.md), and each component layer costs.
  */
 export const BookCard = memo(function BookCard({ book, prev, next, libraryFolder, filesServed }: BookCardProps) {
-  const preview = commentPreview(book.comment);
   const neighbours: BookNeighbours = { prev, next };
   const series = seriesLabel(book);
+  const { ShelfMenu } = useBookSlots();
   return (
     <article className="card mb-2 book-card" id={String(book.index)}>
       <div className="card-body py-2 d-flex">
@@ -37,24 +39,59 @@ export const BookCard = memo(function BookCard({ book, prev, next, libraryFolder
             <Link to={`/book/${encodeURIComponent(book.id)}`} state={neighbours}>
               {book.title}
             </Link>
-            {book.author !== '' && <span className="text-muted fw-normal">{` by ${book.author}`}</span>}
           </h3>
+          {book.author !== '' && (
+            <div className="small text-muted book-card-author">
+              {'by '}
+              <AuthorLinks author={book.author} />
+            </div>
+          )}
           <div className="text-break small">
             <em title={book.path}>{pathBelowLibrary(book.path, libraryFolder)}</em>
           </div>
           {book.publisher !== '' && <div className="small">{book.publisher}</div>}
           {(series !== null || book.tags.length > 0) && (
             <div className="small book-card-labels">
-              {series !== null && <span className="me-2 book-series">{series}</span>}
+              {series !== null && (
+                <span className="me-2">
+                  <SeriesLink book={book} />
+                </span>
+              )}
               <BookTags tags={book.tags} />
             </div>
           )}
-          <div className="small text-muted">
-            {`created ${formatDateTime(book.created)} · updated ${formatDateTime(book.updated)}`}
+          <div className="small text-muted d-flex flex-wrap align-items-center gap-2">
+            <span>{`created ${formatDateTime(book.created)} · updated ${formatDateTime(book.updated)}`}</span>
+            {book.progress != null && <span className="book-progress">{`${Math.round(book.progress * 100)} % read`}</span>}
+            {ShelfMenu && <CardShelves ShelfMenu={ShelfMenu} bookId={book.id} title={book.title} />}
           </div>
-          {preview !== '' && <p className="small mb-0 mt-1 book-comment-preview">{preview}</p>}
+          {book.comment ? (
+            <Suspense fallback={null}>
+              <CommentPreviewText comment={book.comment} />
+            </Suspense>
+          ) : null}
         </div>
       </div>
     </article>
   );
 });
+
+/**
+ * The card's Shelves button: the menu's code and its call load at the first click, so that a page
+ * of cards loads and renders nothing of the shelves (the first page's budget, docs/budgets.md).
+ */
+function CardShelves({ ShelfMenu, bookId, title }: { ShelfMenu: ComponentType<ShelfMenuProps>; bookId: string; title: string }) {
+  const [wanted, setWanted] = useState(false);
+  if (wanted) return <ShelfMenu bookId={bookId} title={title} opened />;
+  return (
+    <button
+      type="button"
+      className="btn btn-sm btn-outline-secondary dropdown-toggle py-0"
+      aria-expanded={false}
+      aria-label={`Shelves of ${title}`}
+      onClick={() => setWanted(true)}
+    >
+      Shelves
+    </button>
+  );
+}

@@ -25,7 +25,7 @@ const SANITIZE_OPTIONS = {
   ALLOW_DATA_ATTR: false,
 };
 
-/** Spec §2 Book detail: the comment rendered as HTML in a bordered box. */
+/** Book detail (docs/behaviour/books.md): the comment rendered as HTML in a bordered box. */
 export function BookComment({ html }: { html: string }) {
   const safe = useMemo(() => purify.sanitize(withoutEventHandlers(html), SANITIZE_OPTIONS), [html]);
   return <div className="border rounded p-3 book-comment" dangerouslySetInnerHTML={{ __html: safe }} />;

@@ -3,34 +3,34 @@ import Alert from 'react-bootstrap/Alert';
 import { useSelector } from 'react-redux';
 import { Link, useLocation, useParams } from 'react-router';
 import type { Book } from '../../../../contract/books.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
+import { useApiDispatch } from '../../api/api.ts';
 import { BackButton } from '../../components/back-button.tsx';
+import { useBookSlots } from '../../components/book-slots.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
-import { useRequest } from '../../lib/use-request.ts';
 import { BookCalibreFields } from './book-calibre-fields.tsx';
+import { AuthorLinks } from './book-links.tsx';
 import { BookComment } from './book-comment.tsx';
 import { BookCover } from './book-cover.tsx';
 import { BookDownloads } from './book-downloads.tsx';
+import { BookReadLinks } from './book-read-links.tsx';
 import { bookNeighbours, neighboursInList, type BookNeighbours } from './book-neighbours.ts';
 import { selectBookSearch, useBooksDispatch } from './books.slice.ts';
+import { SendToDevice } from './send-to-device.tsx';
 import { openBook } from './books.thunks.ts';
 
 export function BookDetailPage() {
   const { id = '' } = useParams();
   const location = useLocation();
-  const client = useApiClient();
+  const calls = useApiDispatch();
   const dispatch = useBooksDispatch();
   const { books, curBook } = useSelector(selectBookSearch);
   const [failure, setFailure] = useState<{ id: string; message: string } | null>(null);
-  const { run, cancel } = useRequest();
 
   useEffect(() => {
-    void run(async (signal) => {
-      const message = await dispatch(openBook(client, id, signal));
-      if (message !== null) setFailure({ id, message });
-    });
-    return cancel;
-  }, [client, dispatch, run, cancel, id]);
+    const leave = new AbortController();
+    void dispatch(openBook(calls, id, leave.signal)).then((message) => message !== null && setFailure({ id, message }));
+    return () => leave.abort();
+  }, [calls, dispatch, id]);
 
   // The stored book shows at once when it is this one; the fetch above brings it up to date.
   const book = curBook?.id === id ? curBook : null;
@@ -90,15 +90,24 @@ function BookDetails({ book }: { book: Book }) {
 }
 
 function BookText({ book }: { book: Book }) {
+  const { ShelfMenu } = useBookSlots();
   return (
     <>
       <h1 className="h3">{book.title}</h1>
-      {book.author !== '' && <p className="lead mb-2">{`by ${book.author}`}</p>}
+      {book.author !== '' && (
+        <p className="lead mb-2">
+          {'by '}
+          <AuthorLinks author={book.author} />
+        </p>
+      )}
       {book.identifier !== '' && <p className="mb-1">{book.identifier}</p>}
       {book.publish_date !== null && <p className="mb-1">{`published at ${book.publish_date}`}</p>}
       {book.publisher !== '' && <p className="mb-1">{`published by ${book.publisher}`}</p>}
       <BookCalibreFields book={book} />
+      <BookReadLinks book={book} />
+      {ShelfMenu && <ShelfMenu bookId={book.id} title={book.title} inline />}
       <BookDownloads files={book.files ?? []} />
+      {(book.files ?? []).length > 0 && <SendToDevice bookId={book.id} />}
       <p className="text-break">
         <em>{book.path}</em>
       </p>

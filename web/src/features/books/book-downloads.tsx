@@ -1,24 +1,13 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import type { BookFile } from '../../../../contract/books.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
-import { downloadBookFile } from './library-files.api.ts';
-
-const SIZE_UNITS = ['bytes', 'kB', 'MB', 'GB'];
-
-function fileSize(bytes: number): string {
-  let size = bytes;
-  let unit = 0;
-  while (size >= 1000 && unit < SIZE_UNITS.length - 1) {
-    size /= 1000;
-    unit += 1;
-  }
-  return `${unit === 0 ? size : size.toFixed(1)} ${SIZE_UNITS[unit]}`;
-}
+import { errorMessage } from '../../api/api-error.ts';
+import { fileSize } from '../../lib/file-size.ts';
+import { useDownloadBookFileMutation } from './library-files.api.ts';
 
 /** One button per format on disk; none when the library folder has none (or there is no library folder). */
 export function BookDownloads({ files }: { files: readonly BookFile[] }) {
-  const client = useApiClient();
+  const [downloadBookFile] = useDownloadBookFileMutation();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   if (files.length === 0) return null;
@@ -27,9 +16,9 @@ export function BookDownloads({ files }: { files: readonly BookFile[] }) {
     setBusy(file.format);
     setError(null);
     try {
-      await downloadBookFile(client, file);
+      await downloadBookFile(file).unwrap();
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorMessage(failure));
     } finally {
       setBusy(null);
     }

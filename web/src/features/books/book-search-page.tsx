@@ -4,31 +4,38 @@ import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Spinner from 'react-bootstrap/Spinner';
 import { useSelector } from 'react-redux';
-import { useApiClient } from '../../api/api-client-context.ts';
-import { useRequest } from '../../lib/use-request.ts';
+import { useApiDispatch, useCallsUnderWay, useSupersedingLoads } from '../../api/api.ts';
 import { selectIsAdmin } from '../auth/auth.slice.ts';
+import { BOOK_SEARCH_FIELDS, type BookSort } from '../../../../contract/books.ts';
+import { BookGrid } from './book-grid.tsx';
 import { BookList } from './book-list.tsx';
+import { BrowseLinks, ResultsTools } from './results-tools.tsx';
+import { useKeptSearchSettings } from './use-kept-search-settings.ts';
 import { CatalogueLoadBar } from './catalogue-load-bar.tsx';
 import { useCatalogueLoad } from './use-catalogue-load.ts';
-import { searchText } from './book-search-settings.ts';
-import { booksCleared, selectBookSearch, useBooksDispatch } from './books.slice.ts';
-import { loadMoreBooks, searchAgain, searchAnew, searchWithoutField, searchWithoutFormat } from './books.thunks.ts';
+import { searchText, splitFields } from './book-search-settings.ts';
+import { booksCleared, fieldsUpdated, selectBookSearch, useBooksDispatch, viewUpdated } from './books.slice.ts';
+import { loadMoreBooks, searchAgain, searchAnew, searchEverything, searchSorted, searchWithoutField, searchWithoutFormat } from './books.thunks.ts';
+import { searchFieldLabel } from './search-fields.ts';
 import { MagnifierIcon, SlidersIcon } from './icons.tsx';
 import { NarrowingChips } from './narrowing-chips.tsx';
+import { ContinueReading } from './continue-reading.tsx';
 
 // react-select and the modal load when the settings are first opened, not with the page.
 const loadSettingsModal = () => import('./advanced-search-modal.tsx');
 const AdvancedSearchModal = lazy(async () => ({ default: (await loadSettingsModal()).AdvancedSearchModal }));
 
 export function BookSearchPage() {
-  const client = useApiClient();
+  const calls = useApiDispatch();
   const dispatch = useBooksDispatch();
   const search = useSelector(selectBookSearch);
   const admin = useSelector(selectIsAdmin);
   const [settingsShown, setSettingsShown] = useState(false);
   const [settingsOpened, setSettingsOpened] = useState(false);
-  // A new search or a clear makes the reply under way moot, so they cancel it.
-  const { busy, run, cancel } = useRequest();
+  // A new search or a clear makes the reply under way moot, so they drop it.
+  const loads = useSupersedingLoads();
+  // Busy too while the server prepares its search, between its answers.
+  const busy = useCallsUnderWay('bookResults') || search.preparing !== null;
   const catalogueLoad = useCatalogueLoad(searchAfterLoad);
 
   // A visit that finds no search answered (the first, or one after Clear List) lists the newest
@@ -36,19 +43,20 @@ export function BookSearchPage() {
   // stays as it was, even one that found nothing.
   const [listedOnArrival] = useState(() => search.narrowing !== null || search.books.length > 0 || search.error !== null);
   const [text, setText] = useState(() => (listedOnArrival ? searchText(search.keys) : ''));
+  // The account's settings are taken before the first listing, which they order and size.
+  const settingsReady = useKeptSearchSettings();
   useEffect(() => {
-    if (listedOnArrival) return;
-    void run((signal) => dispatch(searchAnew(client, '', signal)));
-    return cancel;
-  }, [listedOnArrival, run, cancel, dispatch, client]);
+    if (listedOnArrival || !settingsReady) return;
+    void dispatch(searchAnew(calls, '', loads.next()));
+  }, [listedOnArrival, settingsReady, loads, dispatch, calls]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    void run((signal) => dispatch(searchAnew(client, text, signal)));
+    void dispatch(searchAnew(calls, text, loads.next()));
   }
 
   function clearList() {
-    cancel();
+    loads.drop();
     dispatch(booksCleared());
   }
 
@@ -58,12 +66,24 @@ export function BookSearchPage() {
   }
 
   const remaining = search.total - search.books.length;
-  const loadMore = () => void run((signal) => dispatch(loadMoreBooks(client, signal)));
+  const loadMore = () => void dispatch(loadMoreBooks(calls, loads.next()));
   function searchAfterLoad() {
-    void run((signal) => dispatch(searchAgain(client, signal)));
+    void dispatch(searchAgain(calls, loads.next()));
   }
-  const removeFormat = () => void run((signal) => dispatch(searchWithoutFormat(client, signal)));
-  const removeField = (field: string) => void run((signal) => dispatch(searchWithoutField(client, field, signal)));
+  const removeFormat = () => void dispatch(searchWithoutFormat(calls, loads.next()));
+  const removeField = (field: string) => void dispatch(searchWithoutField(calls, field, loads.next()));
+  const sortBy = (sort: BookSort) => void dispatch(searchSorted(calls, sort, loads.next()));
+  const chosenFields = splitFields(search.fields);
+  const everything = BOOK_SEARCH_FIELDS.every((field) => chosenFields.includes(field));
+  // Widening or narrowing the fields searches again only when there are words to look for.
+  function widen() {
+    if (search.keys === '') dispatch(fieldsUpdated(BOOK_SEARCH_FIELDS));
+    else void dispatch(searchEverything(calls, loads.next()));
+  }
+  function titlesOnly() {
+    dispatch(fieldsUpdated(['title']));
+    if (search.keys !== '') void dispatch(searchAgain(calls, loads.next()));
+  }
 
   return (
     <section id="book-search">
@@ -100,7 +120,22 @@ export function BookSearchPage() {
           </Button>
         )}
       </div>
+      <p className="small text-muted mb-2 search-scope" id="search-scope">
+        {`Searching: ${everything ? 'everything' : (chosenFields.length === 0 ? ['title'] : chosenFields).map(searchFieldLabel).join(', ')}`}
+        {everything ? (
+          <Button variant="link" size="sm" className="p-0 ms-2 align-baseline" onClick={titlesOnly} disabled={busy}>
+            Titles only
+          </Button>
+        ) : (
+          <Button variant="link" size="sm" className="p-0 ms-2 align-baseline" onClick={widen} disabled={busy}>
+            Search everything
+          </Button>
+        )}
+      </p>
+      <BrowseLinks />
+      <ContinueReading />
 
+      {search.preparing !== null && <p role="status">{`Preparing the search: ${search.preparing} %`}</p>}
       {search.error !== null && (
         <p className="text-danger" role="alert">
           {`error occured: ${search.error}`}
@@ -108,7 +143,7 @@ export function BookSearchPage() {
       )}
 
       <h2 className="h5">{`${search.total} books found`}</h2>
-      {search.narrowing?.keys === '' && search.books.length > 0 && (
+      {search.narrowing?.keys === '' && search.books.length > 0 && search.sort === 'updated' && (
         <p className="small text-muted mb-1">Newest books first, by last update</p>
       )}
       <p className="small text-muted mb-2">{`new start: ${search.from}`}</p>
@@ -116,7 +151,19 @@ export function BookSearchPage() {
         <NarrowingChips narrowing={search.narrowing} onRemoveFormat={removeFormat} onRemoveField={removeField} />
       )}
 
-      <BookList books={search.books} libraryFolder={search.libraryFolder} filesServed={search.filesServed} />
+      <ResultsTools
+        sort={search.sort}
+        sorts={['updated', 'title', 'author', 'newest', 'published', 'rating']}
+        onSort={sortBy}
+        sortFixed={search.keys === '' ? null : 'A search with words is ranked: best matches first'}
+        view={search.view}
+        onView={(view) => dispatch(viewUpdated(view))}
+      />
+      {search.view === 'grid' ? (
+        <BookGrid books={search.books} filesServed={search.filesServed} />
+      ) : (
+        <BookList books={search.books} libraryFolder={search.libraryFolder} filesServed={search.filesServed} />
+      )}
 
       {busy && (
         <Spinner animation="border" size="sm" role="status" className="d-block mx-auto my-3">

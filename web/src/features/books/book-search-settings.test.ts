@@ -9,7 +9,7 @@ import {
   type BookSearchSettings,
 } from './book-search-settings.ts';
 
-describe('the search keys (spec §5)', () => {
+describe('the search keys (docs/behaviour/books.md)', () => {
   it('joins the words with commas', () => {
     expect(searchKeys('les miserables')).toBe('les,miserables');
   });
@@ -32,7 +32,7 @@ describe('the search keys (spec §5)', () => {
   });
 });
 
-describe('the other settings (spec §5)', () => {
+describe('the other settings (docs/behaviour/books.md)', () => {
   it('trims the fields and joins them with commas', () => {
     expect(joinFields([' title', 'author ', '', 'comment'])).toBe('title,author,comment');
     expect(joinFields([])).toBe('');
@@ -69,6 +69,7 @@ describe('the search request', () => {
     size: 20,
     format: 'epub',
     comment: true,
+    sort: 'updated',
   };
 
   it('carries every setting and the offset as query parameters', () => {
@@ -95,5 +96,12 @@ describe('the search request', () => {
     const query = new URLSearchParams(path.split('?')[1]);
 
     expect([query.get('keys'), query.get('format'), query.get('includeComment')]).toEqual(['', '', 'false']);
+  });
+
+  it('sorts a listing as asked, never a search with words, which is ranked', () => {
+    const sortOf = (over: Partial<BookSearchSettings>) => new URLSearchParams(bookSearchPath({ ...settings, ...over }, 0).split('?')[1]).get('sort');
+    expect(sortOf({ keys: '', sort: 'title' })).toBe('title');
+    expect(sortOf({ keys: '', sort: 'updated' })).toBeNull();
+    expect(sortOf({ sort: 'title' })).toBeNull();
   });
 });

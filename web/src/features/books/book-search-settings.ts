@@ -1,19 +1,20 @@
-import { MAX_BOOK_PAGE_SIZE } from '../../../../contract/books.ts';
+import { type BookSort, MAX_BOOK_PAGE_SIZE } from '../../../../contract/books.ts';
 
-/** The settings a search request is built from: the spec's search settings as the slice keeps them. */
+/** The settings a search request is built from: the search settings as the slice keeps them. */
 export interface BookSearchSettings {
   keys: string;
   fields: string;
   size: number;
   format: string;
   comment: boolean;
+  sort: BookSort;
 }
 
-/** The format dropdown's choice that means every format (spec §5: stored as empty). */
+/** The format dropdown's choice that means every format (docs/behaviour/books.md: stored as empty). */
 export const ALL_FORMATS = 'all';
 
 /**
- * The search text as the spec stores it (§5): '#' URL-encoded, commas and colons taken as spaces,
+ * The search text as the slice stores it: '#' URL-encoded, commas and colons taken as spaces,
  * whitespace runs collapsed, the words joined with commas.
  */
 export function searchKeys(text: string): string {
@@ -34,7 +35,7 @@ export function searchText(keys: string): string {
     .join(' ');
 }
 
-/** Spec §5: the chosen fields trimmed and joined with commas. */
+/** The chosen fields trimmed and joined with commas (docs/behaviour/books.md). */
 export function joinFields(fields: readonly string[]): string {
   return fields
     .map((field) => field.trim())
@@ -50,14 +51,14 @@ export function splitFields(fields: string): string[] {
     .filter((field) => field !== '');
 }
 
-/** Spec §5: the choice 'all' is stored as empty. */
+/** The choice 'all' is stored as empty (docs/behaviour/books.md). */
 export function formatSetting(choice: string): string {
   return choice === ALL_FORMATS ? '' : choice;
 }
 
 /**
- * Spec §5: 'entries' parsed as an integer. Anything that is not a positive integer leaves the
- * page size as it was (the spec shows no validation message); more than the API serves is capped.
+ * 'entries' parsed as an integer. Anything that is not a positive integer leaves the
+ * page size as it was (the settings show no validation message); more than the API serves is capped.
  */
 export function parseEntries(text: string): number | null {
   const entries = Number.parseInt(text, 10);
@@ -66,7 +67,7 @@ export function parseEntries(text: string): number | null {
 }
 
 /**
- * `GET /api/books` for one page. The stored keys carry '#' as '%23', the spec's URL-encoded
+ * `GET /api/books` for one page. The stored keys carry '#' as '%23', the stored, URL-encoded
  * form; they go out decoded here so that the query encoding does not encode them a second time
  * and the server reads '#' again.
  */
@@ -79,5 +80,7 @@ export function bookSearchPath(settings: BookSearchSettings, from: number): stri
     format: settings.format,
     includeComment: String(settings.comment),
   });
+  // A search with words is ranked; only a listing is sorted, and by last update unless asked.
+  if (settings.keys === '' && settings.sort !== 'updated') query.set('sort', settings.sort);
   return `/api/books?${query}`;
 }

@@ -1,30 +1,65 @@
-import { Book, BookResults, IndexUploadReply } from '../../../../contract/books.ts';
-import type { HttpClient } from '../../api/http-client.ts';
+import { Book, type BookFacet, BookResults, BookSearchPreferences, type BookSort, BrowseReply } from '../../../../contract/books.ts';
+import { ContinueReading } from '../../../../contract/reading.ts';
+import { api, jsonCall } from '../../api/api.ts';
 import { bookSearchPath, type BookSearchSettings } from './book-search-settings.ts';
 
-export function searchBooks(
-  client: HttpClient,
-  settings: BookSearchSettings,
-  from: number,
-  signal?: AbortSignal,
-): Promise<BookResults> {
-  return client.json(bookSearchPath(settings, from), BookResults, { signal });
+/** The query parameter that lists the books of one value of a facet. */
+export const FACET_FILTERS: Readonly<Record<BookFacet, string>> = {
+  authors: 'author',
+  series: 'series',
+  tags: 'tag',
+  languages: 'language',
+  formats: 'format',
+  publishers: 'publisher',
+};
+
+/** One page of the books of one author, series, tag…: a listing without words. */
+export interface ShelfPage {
+  facet: BookFacet;
+  value: string;
+  sort: BookSort;
+  from: number;
+  size: number;
 }
 
-export function fetchBook(client: HttpClient, id: string, signal?: AbortSignal): Promise<Book> {
-  return client.json(`/api/books/${encodeURIComponent(id)}`, Book, { signal });
-}
+export const booksApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    bookResults: build.query<BookResults, { settings: BookSearchSettings; from: number }>({
+      query: ({ settings, from }) => jsonCall(bookSearchPath(settings, from), BookResults),
+      keepUnusedDataFor: 0,
+    }),
+    book: build.query<Book, string>({
+      query: (id) => jsonCall(`/api/books/${encodeURIComponent(id)}`, Book),
+      keepUnusedDataFor: 0,
+    }),
+    /** "Continue reading": the user's books with a position, the newest first (issue 38). */
+    continueReading: build.query<ContinueReading, number>({
+      query: (limit) => jsonCall(`/api/books/continue?${new URLSearchParams({ limit: String(limit) })}`, ContinueReading),
+      keepUnusedDataFor: 0,
+    }),
+    /** The account's search settings, kept on the server so that another browser starts where this one left. */
+    bookSearchSettings: build.query<BookSearchPreferences, void>({
+      query: () => jsonCall('/api/books/search-settings', BookSearchPreferences),
+    }),
+    saveBookSearchSettings: build.mutation<BookSearchPreferences, BookSearchPreferences>({
+      query: (settings) => jsonCall('/api/books/search-settings', BookSearchPreferences, { method: 'PUT', body: settings }),
+      async onQueryStarted(_settings, { dispatch, queryFulfilled }) {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data) dispatch(booksApi.util.upsertQueryData('bookSearchSettings', undefined, data));
+      },
+    }),
+    /** A facet's values of one letter (the first that has any when empty), with their counts. */
+    browseFacet: build.query<BrowseReply, { facet: BookFacet; letter: string }>({
+      query: ({ facet, letter }) => jsonCall(`/api/books/browse?${new URLSearchParams({ facet, letter })}`, BrowseReply),
+    }),
+    shelfPage: build.query<BookResults, ShelfPage>({
+      query: ({ facet, value, sort, from, size }) =>
+        jsonCall(
+          `/api/books?${new URLSearchParams({ [FACET_FILTERS[facet]]: value, sort, from: String(from), size: String(size) })}`,
+          BookResults,
+        ),
+    }),
+  }),
+});
 
-/** Adds and updates books from an index file (`name=update` upserts by id; DESIGN §4 Index file). */
-export function uploadIndex(
-  client: HttpClient,
-  file: File,
-  signal?: AbortSignal,
-  onUploadProgress?: (sent: number, total: number) => void,
-): Promise<IndexUploadReply> {
-  const form = new FormData();
-  // The server reads the fields in order, so the mode goes before the file.
-  form.append('name', 'update');
-  form.append('file', file, file.name);
-  return client.json('/api/books/index', IndexUploadReply, { method: 'POST', body: form, signal, ...(onUploadProgress ? { onUploadProgress } : {}) });
-}
+export const { useContinueReadingQuery, useBookSearchSettingsQuery, useSaveBookSearchSettingsMutation, useBrowseFacetQuery, useShelfPageQuery } = booksApi;

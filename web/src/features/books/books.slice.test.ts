@@ -21,14 +21,20 @@ const TITLES = { keys: 'war', fields: 'title', format: '' };
 
 /** A page of a search for "war" in titles, of a catalogue without a library folder. */
 const page = (from: number, total: number, books = someBooks(from, 10)) =>
-  booksReceived({ from, total, books, narrowing: TITLES, library_folder: '', files_served: false });
+  booksReceived({ from, total, books, narrowing: TITLES, library_folder: '', files_served: false, progress: {} });
 
 function withBooks(count: number, total: number): BookSearchState {
   return reducer({ ...initial, from: count }, page(0, total, someBooks(0, count)));
 }
 
 describe('the book search slice', () => {
-  it('starts at the defaults of spec §3', () => {
+  it("puts the reply's progress on its books, for the cards' '42 % read'", () => {
+    const books = someBooks(0, 3);
+    const state = reducer(initial, booksReceived({ from: 0, total: 3, books, narrowing: TITLES, library_folder: '', files_served: false, progress: { [books[1]!.id]: 0.42 } }));
+    expect(state.books.map((book) => book.progress)).toEqual([undefined, 0.42, undefined]);
+  });
+
+  it('starts at the defaults of docs/behaviour/books.md', () => {
     expect(initial).toEqual({
       from: 0,
       size: 10,
@@ -36,6 +42,8 @@ describe('the book search slice', () => {
       keys: '',
       fields: 'title',
       comment: false,
+      sort: 'updated',
+      view: 'list',
       error: null,
       books: [],
       total: 0,
@@ -43,6 +51,7 @@ describe('the book search slice', () => {
       narrowing: null,
       libraryFolder: '',
       filesServed: false,
+      preparing: null,
     });
     expect(BookSearchState.parse(initial)).toEqual(initial);
   });
@@ -58,11 +67,11 @@ describe('the book search slice', () => {
   });
 
   it('keeps the search the first page answers and the library folder; a later page keeps that search', () => {
-    const first = reducer(initial, booksReceived({ from: 0, total: 42, books: someBooks(0, 10), narrowing: TITLES, library_folder: '/lib', files_served: true }));
+    const first = reducer(initial, booksReceived({ from: 0, total: 42, books: someBooks(0, 10), narrowing: TITLES, library_folder: '/lib', files_served: true, progress: {} }));
     const later = { keys: 'war', fields: 'author', format: 'pdf' };
 
     expect(first).toMatchObject({ narrowing: TITLES, libraryFolder: '/lib', filesServed: true });
-    expect(reducer(first, booksReceived({ from: 10, total: 42, books: someBooks(10, 10), narrowing: later, library_folder: '/lib', files_served: true })))
+    expect(reducer(first, booksReceived({ from: 10, total: 42, books: someBooks(10, 10), narrowing: later, library_folder: '/lib', files_served: true, progress: {} })))
       .toMatchObject({ narrowing: TITLES });
     expect(reducer(first, booksCleared()).narrowing).toBeNull();
   });

@@ -2,7 +2,9 @@ import { configureStore } from '@reduxjs/toolkit';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import type { BookResults } from '../../../../contract/books.ts';
+import type { ApiDispatch } from '../../api/api.ts';
 import { ApiError } from '../../api/api-error.ts';
+import { createApiStore } from '../../api/api-store.ts';
 import type { HttpClient, RequestOptions } from '../../api/http-client.ts';
 import {
   bookSearchSlice,
@@ -29,7 +31,8 @@ class FakeCatalogue {
     this.total = total;
   }
 
-  client(): HttpClient {
+  /** The cache's store over the fake, on which the thunks run their calls as in the app. */
+  client(): ApiDispatch {
     const json = async <S extends z.ZodType>(path: string, schema: S, options: RequestOptions = {}) => {
       const query = Object.fromEntries(new URL(path, 'http://localhost').searchParams);
       this.queries.push(query);
@@ -38,11 +41,12 @@ class FakeCatalogue {
       if (this.failWith !== null) throw this.failWith;
       const from = Number(query.from);
       const count = Math.max(0, Math.min(Number(query.size), this.total - from));
-      const reply: BookResults = { total: this.total, books: someBooks(from, count), library_folder: this.libraryFolder, files_served: false };
+      const reply: BookResults = { total: this.total, books: someBooks(from, count), library_folder: this.libraryFolder, files_served: false, progress: {} };
       return schema.parse(reply) as z.output<S>;
     };
     const unused = () => Promise.reject(new Error('not used by the book search'));
-    return { json, empty: unused, stream: unused };
+    const http: HttpClient = { json, empty: unused, stream: unused };
+    return createApiStore(http).dispatch;
   }
 
   release(): void {
@@ -77,6 +81,20 @@ describe('searching the books', () => {
     ]);
     expect(indexes(store.getState().app)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(store.getState().app).toMatchObject({ total: 25, from: 10, error: null });
+  });
+
+  it('searched again (after a load), keeps the list shown until the new first page replaces it', async () => {
+    const catalogue = new FakeCatalogue(25);
+    const store = newStore();
+    await store.dispatch(searchAnew(catalogue.client(), 'a'));
+
+    catalogue.total = 12;
+    const again = store.dispatch(searchAgain(catalogue.client()));
+    expect(indexes(store.getState().app)).toHaveLength(10);
+    await again;
+
+    expect(indexes(store.getState().app)).toHaveLength(10);
+    expect(store.getState().app).toMatchObject({ total: 12, from: 10 });
   });
 
   it('replaces the results of an earlier search', async () => {
@@ -145,6 +163,37 @@ describe('searching the books', () => {
     catalogue.failWith = null;
     await store.dispatch(searchAnew(catalogue.client(), 'x'));
     expect(store.getState().app).toMatchObject({ error: null, total: 25 });
+  });
+
+  it('says how far the server prepares its search, and asks again when it says to, until it answers', async () => {
+    vi.useFakeTimers();
+    try {
+      const catalogue = new FakeCatalogue(25);
+      const message = 'The search is being prepared (40 %)';
+      catalogue.failWith = new ApiError(503, message, { statusCode: 503, error: 'Service Unavailable', message, progress: 40 }, 7);
+      const store = newStore();
+
+      const searching = store.dispatch(searchAnew(catalogue.client(), 'x'));
+      await vi.waitFor(() => expect(store.getState().app).toMatchObject({ preparing: 40, error: null }));
+      await vi.advanceTimersByTimeAsync(6000);
+      expect(catalogue.queries).toHaveLength(1);
+      catalogue.failWith = null;
+      await vi.advanceTimersByTimeAsync(1000);
+      await searching;
+      expect(catalogue.queries).toHaveLength(2);
+      expect(store.getState().app).toMatchObject({ preparing: null, error: null, total: 25 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('shows any other 503 as the failure it is, without asking again', async () => {
+    const catalogue = new FakeCatalogue(25);
+    catalogue.failWith = new ApiError(503, 'Storage is not answering', { statusCode: 503, error: 'Service Unavailable', message: 'Storage is not answering' }, null);
+    const store = newStore();
+    await store.dispatch(searchAnew(catalogue.client(), 'x'));
+    expect(store.getState().app).toMatchObject({ preparing: null, error: 'Storage is not answering' });
+    expect(catalogue.queries).toHaveLength(1);
   });
 
   it('leaves the offset where it was when More fails, so that More asks for the same page again', async () => {

@@ -1,6 +1,6 @@
 import { decodeHTML } from 'entities/decode';
 
-/** Spec §9: the book card shows this many characters of the comment. */
+/** The book card shows this many characters of the comment (docs/behaviour/books.md). */
 export const COMMENT_PREVIEW_LENGTH = 200;
 
 /** Comments run to 200,000 characters; a card needs the start only, so it reads a growing prefix. */
@@ -9,7 +9,7 @@ const FIRST_READ = 1024;
 const CUT_MARGIN = 64;
 
 /**
- * The first characters of a comment as plain text (spec §2 Book card): HTML tags replaced by
+ * The first characters of a comment as plain text (docs/behaviour/books.md): HTML tags replaced by
  * spaces. The text of scripts and style sheets is not the comment's words, so it goes with its
  * tags; entities are decoded as a browser decodes them (`&copy;` is ©, `&eacute;` é, by the
  * `entities` package's table of HTML's names), and the spaces that tags leave are collapsed into

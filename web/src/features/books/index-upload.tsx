@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
@@ -6,10 +6,7 @@ import ProgressBar from 'react-bootstrap/ProgressBar';
 import Spinner from 'react-bootstrap/Spinner';
 import type { CatalogueLoad, IndexUploadReply } from '../../../../contract/books.ts';
 import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
-import { useRequest } from '../../lib/use-request.ts';
-import { uploadIndex } from './books.api.ts';
-import { cancelCatalogueLoad } from './catalogue-load.api.ts';
+import { useCancelCatalogueLoadMutation, useUploadIndexMutation } from './catalogue-load.api.ts';
 import { megabytes, percent } from '../../lib/progress.ts';
 import { isLoadRunning, serverPhaseText, timeLeftText } from './catalogue-load-text.ts';
 import type { CatalogueLoadState } from './use-catalogue-load.ts';
@@ -30,7 +27,7 @@ export interface IndexUpload {
   status: UploadStatus;
   /** Changes whenever the chosen file is dropped, so that the file input is made afresh and empty. */
   inputKey: number;
-  /** A file is chosen, or an upload runs (this page's, or one seen after a reload): 'Cancel Upload' is offered. */
+  /** A file is chosen and not yet loaded, or an upload runs (this page's, or one seen after a reload): 'Cancel Upload' is offered. */
   cancellable: boolean;
   choose(file: File | null): void;
   /** 'Cancel Upload': forgets the file, and stops its upload at either phase if one is under way. */
@@ -48,52 +45,69 @@ export const runningUpload = (load: CatalogueLoad | null) => (load && load.kind 
  * `onLoaded` hears each upload that went through, so that the list can show the catalogue as it is now.
  */
 export function useIndexUpload(onLoaded: () => void, catalogueLoad: CatalogueLoadState): IndexUpload {
-  const client = useApiClient();
   const [file, setFile] = useState<File | null>(null);
-  const [status, setStatus] = useState<UploadStatus>({ state: 'idle' });
   const [inputKey, setInputKey] = useState(0);
-  const { run, cancel: stopUpload } = useRequest();
+  const [sent, setSent] = useState({ sent: 0, total: 0 });
+  const [cancelled, setCancelled] = useState(false);
+  const [send, sending] = useUploadIndexMutation();
+  const [cancelLoad] = useCancelCatalogueLoadMutation();
+  const request = useRef<{ abort(): void } | null>(null);
   const running = runningUpload(catalogueLoad.load);
 
   function choose(chosen: File | null) {
-    stopUpload();
+    // Aborted and forgotten: the mutation's state no longer follows that request, so its end shows nothing.
+    request.current?.abort();
+    request.current = null;
+    sending.reset();
+    setCancelled(false);
     setFile(chosen);
-    setStatus({ state: 'idle' });
   }
 
   function cancel() {
-    const underWay = running !== null || status.state === 'sending' || status.state === 'loading';
+    const underWay = running !== null || sending.isLoading;
     // Once the file is in, the load goes on without its request (a reload must not stop it): it is cancelled by name.
     if (running) {
-      cancelCatalogueLoad(client, running.id).catch((error: unknown) => console.warn('The load could not be cancelled', error));
+      cancelLoad(running.id)
+        .unwrap()
+        .catch((error: unknown) => console.warn('The load could not be cancelled', error));
     }
     choose(null);
     setInputKey((key) => key + 1);
-    if (underWay) setStatus({ state: 'cancelled' });
+    if (underWay) setCancelled(true);
   }
 
   async function upload() {
     if (file === null) return;
-    setStatus({ state: 'sending', sent: 0, total: file.size });
-    await run(async (signal) => {
-      try {
-        const reply = await uploadIndex(client, file, signal, (sent, total) => {
-          if (signal.aborted) return;
-          setStatus(sent < total ? { state: 'sending', sent, total } : { state: 'loading' });
-        });
-        if (signal.aborted) return;
-        setStatus({ state: 'done', reply });
-        onLoaded();
-      } catch (error) {
-        if (!signal.aborted) setStatus({ state: 'failed', message: errorMessage(error) });
-      }
-    });
+    setCancelled(false);
+    setSent({ sent: 0, total: file.size });
+    const call = send({ file, onProgress: (bytes, total) => setSent({ sent: bytes, total }) });
+    request.current = call;
+    try {
+      await call.unwrap();
+      onLoaded();
+    } catch {
+      // The mutation's state shows the failure; an upload cancelled shows as cancelled.
+    }
   }
 
-  return { file, status, inputKey, cancellable: file !== null || running !== null, choose, cancel, upload };
+  const status: UploadStatus = cancelled
+    ? { state: 'cancelled' }
+    : sending.isLoading
+      ? sent.sent < sent.total
+        ? { state: 'sending', ...sent }
+        : { state: 'loading' }
+      : sending.isSuccess
+        ? { state: 'done', reply: sending.data }
+        : sending.isError
+          ? { state: 'failed', message: errorMessage(sending.error) }
+          : { state: 'idle' };
+
+  // Once this page's load has ended (done, failed, cancelled) there is nothing left to cancel (issue 37).
+  const ended = status.state === 'done' || status.state === 'failed' || status.state === 'cancelled';
+  return { file, status, inputKey, cancellable: running !== null || (file !== null && !ended), choose, cancel, upload };
 }
 
-/** Spec §2 Index upload: a file picker with an upload button, the file's details, then the result. */
+/** Index upload (docs/behaviour/books.md): a file picker with an upload button, the file's details, then the result. */
 export function IndexUploadSection({ upload, catalogueLoad }: { upload: IndexUpload; catalogueLoad: CatalogueLoadState }) {
   const { file, status } = upload;
   const busy = status.state === 'sending' || status.state === 'loading';

@@ -1,5 +1,6 @@
 import { parse as parseContentDisposition } from 'content-disposition';
 import type { BookFile } from '../../../../contract/books.ts';
+import { api } from '../../api/api.ts';
 import type { HttpClient } from '../../api/http-client.ts';
 
 /**
@@ -36,3 +37,28 @@ export async function downloadBookFile(client: HttpClient, file: BookFile): Prom
   // The browser has begun the download from the URL by the time the click returns; a minute is ample.
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
+
+export const libraryFilesApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /**
+     * A `blob:` URL of what the API answers at the path; null when it has nothing (a 404: the file
+     * is not on disk), so that the caller shows nothing rather than a broken image. The URL is
+     * revoked when the cache lets the entry go.
+     */
+    objectUrl: build.query<string | null, string>({
+      query: (path) => (client, signal) => fetchObjectUrl(client, path, signal).then(({ url }) => url, () => null),
+      keepUnusedDataFor: 0,
+      async onCacheEntryAdded(_path, { cacheDataLoaded, cacheEntryRemoved }) {
+        const loaded = await cacheDataLoaded.catch(() => null);
+        await cacheEntryRemoved;
+        if (loaded?.data) URL.revokeObjectURL(loaded.data);
+      },
+    }),
+    /** Fetches one format of a book and hands it to the browser to save. */
+    downloadBookFile: build.mutation<null, BookFile>({
+      query: (file) => (client) => downloadBookFile(client, file),
+    }),
+  }),
+});
+
+export const { useObjectUrlQuery, useDownloadBookFileMutation } = libraryFilesApi;

@@ -8,13 +8,13 @@ interface FieldOption {
   label: string;
 }
 
-/** In the spec's order (§2): title, file name, comment, author. */
+/** In the settings' order: title, file name, comment, author. */
 const FIELD_OPTIONS: readonly FieldOption[] = BOOK_SEARCH_FIELDS.map((value) => ({
   value,
   label: SEARCH_FIELD_LABELS[value],
 }));
 
-/** Spec §2: case- and accent-insensitive, trimming, matching anywhere in the label or value. */
+/** Case- and accent-insensitive, trimming, matching anywhere in the label or value (docs/behaviour/books.md). */
 const filterOption = createFilter<FieldOption>({
   ignoreCase: true,
   ignoreAccents: true,

@@ -1,20 +1,36 @@
 import type { ChangePasswordBody, DeleteAccountBody } from '../../../../contract/account.ts';
 import { EndedSessions } from '../../../../contract/sessions.ts';
-import type { HttpClient } from '../../api/http-client.ts';
+import { api, emptyCall, jsonCall } from '../../api/api.ts';
 import { saveDownload } from '../../lib/save-download.ts';
 
-/** Sets a new password; every other session is signed out. */
-export function changePassword(client: HttpClient, body: ChangePasswordBody): Promise<EndedSessions> {
-  return client.json('/api/users/me/password', EndedSessions, { method: 'PUT', body });
-}
+/** The account's own data, as a file the browser saves. */
+export type AccountExport = 'bookmarks' | 'tasks';
 
-/** Deletes the signed-in account and everything it owns; `email` is the account's, typed again to confirm. */
-export function deleteMyAccount(client: HttpClient, body: DeleteAccountBody): Promise<void> {
-  return client.empty('/api/users/me', { method: 'DELETE', body });
-}
+const EXPORTS: Record<AccountExport, { path: string; name: string }> = {
+  bookmarks: { path: '/api/users/me/export/bookmarks', name: 'bookmarks.html' },
+  tasks: { path: '/api/users/me/export/tasks', name: 'tasks.json' },
+};
 
-/** Saves the account's bookmarks as a browser bookmarks file. */
-export const saveBookmarksExport = (client: HttpClient) => saveDownload(client, '/api/users/me/export/bookmarks', 'bookmarks.html');
+export const accountApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    /**
+     * Sets a new password: every other session is signed out, a first password lets the last
+     * provider go, and `endOtherCredentials` ends the API tokens, app passwords and calendar address.
+     */
+    changePassword: build.mutation<EndedSessions, ChangePasswordBody>({
+      query: (body) => jsonCall('/api/users/me/password', EndedSessions, { method: 'PUT', body }),
+      invalidatesTags: (_reply, _failure, body) =>
+        body.endOtherCredentials === true ? ['Sessions', 'SignInMethods', 'ApiTokens', 'AppPasswords', 'Calendar'] : ['Sessions', 'SignInMethods'],
+    }),
+    /** Deletes the signed-in account and everything it owns; `email` is the account's, typed again to confirm. */
+    deleteMyAccount: build.mutation<null, DeleteAccountBody>({
+      query: (body) => emptyCall('/api/users/me', { method: 'DELETE', body }),
+    }),
+    /** The bookmarks as a browser bookmarks file, or the tasks with their completion history as JSON. */
+    saveAccountExport: build.mutation<null, AccountExport>({
+      query: (what) => (client) => saveDownload(client, EXPORTS[what].path, EXPORTS[what].name),
+    }),
+  }),
+});
 
-/** Saves the account's tasks, with their completion history, as JSON. */
-export const saveTasksExport = (client: HttpClient) => saveDownload(client, '/api/users/me/export/tasks', 'tasks.json');
+export const { useChangePasswordMutation, useDeleteMyAccountMutation, useSaveAccountExportMutation } = accountApi;

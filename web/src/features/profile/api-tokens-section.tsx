@@ -1,16 +1,14 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { API_TOKEN_NAME_MAX, type ApiToken, type ApiTokenScope, type CreatedApiToken } from '../../../../contract/api-tokens.ts';
-import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { formatDateTime } from '../../lib/format-date.ts';
-import { useRequest } from '../../lib/use-request.ts';
-import { createApiToken, fetchApiTokens, revokeApiToken } from './api-tokens.api.ts';
+import { useListChanges } from '../../lib/use-list-changes.ts';
+import { useApiTokensQuery, useCreateApiTokenMutation, useRevokeApiTokenMutation } from './api-tokens.api.ts';
 
 const SCOPE_LABELS: Record<ApiTokenScope, string> = { read: 'read-only', write: 'read and write' };
 
@@ -19,59 +17,29 @@ const SCOPE_LABELS: Record<ApiTokenScope, string> = { read: 'read-only', write: 
  * only a hash), listed with their last use, revoked at once.
  */
 export function ApiTokensSection() {
-  const client = useApiClient();
-  const { busy, run } = useRequest();
-  const [tokens, setTokens] = useState<ApiToken[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [createApiToken] = useCreateApiTokenMutation();
+  const [revokeApiToken] = useRevokeApiTokenMutation();
+  const { items, busy, error, change } = useListChanges(useApiTokensQuery());
+  const tokens = items ?? [];
   const [name, setName] = useState('');
   const [scope, setScope] = useState<ApiTokenScope>('write');
   const [created, setCreated] = useState<(CreatedApiToken & { name: string }) | null>(null);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
 
-  const load = useCallback(
-    (signal?: AbortSignal) =>
-      fetchApiTokens(client, signal).then(
-        (loaded) => {
-          setTokens(loaded);
-          setError(null);
-        },
-        (failure: unknown) => {
-          if (!signal?.aborted) setError(errorMessage(failure));
-        },
-      ),
-    [client],
-  );
-
-  useEffect(() => {
-    const controller = new AbortController();
-    void load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
-
   function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    void run(async () => {
-      try {
-        const token = await createApiToken(client, { name: name.trim(), scope });
-        setCreated({ ...token, name: name.trim() });
-        setName('');
-        await load();
-      } catch (failure) {
-        setError(errorMessage(failure));
-      }
+    void change(async () => {
+      const token = await createApiToken({ name: name.trim(), scope }).unwrap();
+      setCreated({ ...token, name: name.trim() });
+      setName('');
     });
   }
 
   function revoke(token: ApiToken) {
-    void run(async () => {
-      try {
-        await revokeApiToken(client, token.id);
-        if (created?.id === token.id) setCreated(null);
-        setRevoking(null);
-        await load();
-      } catch (failure) {
-        setError(errorMessage(failure));
-      }
+    void change(async () => {
+      await revokeApiToken(token.id).unwrap();
+      if (created?.id === token.id) setCreated(null);
+      setRevoking(null);
     });
   }
 

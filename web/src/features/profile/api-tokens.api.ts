@@ -1,9 +1,21 @@
-import { ApiTokens, type CreateApiTokenBody, CreatedApiToken } from '../../../../contract/api-tokens.ts';
-import type { HttpClient } from '../../api/http-client.ts';
+import { type ApiToken, ApiTokens, type CreateApiTokenBody, CreatedApiToken } from '../../../../contract/api-tokens.ts';
+import { api, emptyCall, jsonCall } from '../../api/api.ts';
 
-export const fetchApiTokens = (client: HttpClient, signal?: AbortSignal) => client.json('/api/users/me/tokens', ApiTokens, { signal });
+export const apiTokensApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    apiTokens: build.query<ApiToken[], void>({
+      query: () => jsonCall('/api/users/me/tokens', ApiTokens),
+      providesTags: ['ApiTokens'],
+    }),
+    createApiToken: build.mutation<CreatedApiToken, CreateApiTokenBody>({
+      query: (body) => jsonCall('/api/users/me/tokens', CreatedApiToken, { method: 'POST', body }),
+      invalidatesTags: ['ApiTokens'],
+    }),
+    revokeApiToken: build.mutation<null, string>({
+      query: (id) => emptyCall(`/api/users/me/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+      invalidatesTags: ['ApiTokens'],
+    }),
+  }),
+});
 
-export const createApiToken = (client: HttpClient, body: CreateApiTokenBody) =>
-  client.json('/api/users/me/tokens', CreatedApiToken, { method: 'POST', body });
-
-export const revokeApiToken = (client: HttpClient, id: string) => client.empty(`/api/users/me/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
+export const { useApiTokensQuery, useCreateApiTokenMutation, useRevokeApiTokenMutation } = apiTokensApi;

@@ -1,18 +1,16 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
 import Table from 'react-bootstrap/Table';
 import type { AppPassword, NewAppPassword } from '../../../../contract/app-passwords.ts';
-import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { formatDateTime } from '../../lib/format-date.ts';
-import { useRequest } from '../../lib/use-request.ts';
-import { createAppPassword, fetchAppPasswords, revokeAppPassword } from './app-passwords.api.ts';
+import { useListChanges } from '../../lib/use-list-changes.ts';
+import { useAppPasswordsQuery, useCreateAppPasswordMutation, useRevokeAppPasswordMutation } from './app-passwords.api.ts';
 
 /**
  * Named passwords for e-readers, which sign in to the OPDS catalogue with the e-mail and one of
@@ -20,38 +18,17 @@ import { createAppPassword, fetchAppPasswords, revokeAppPassword } from './app-p
  * once, as the server keeps only its hash; each is listed with its last use and can be revoked.
  */
 export function AppPasswordsSection() {
-  const client = useApiClient();
-  const { busy, run, cancel } = useRequest();
-  const [passwords, setPasswords] = useState<AppPassword[] | null>(null);
+  const [createAppPassword] = useCreateAppPasswordMutation();
+  const [revokeAppPassword] = useRevokeAppPasswordMutation();
+  const { items: passwords, busy, error, change } = useListChanges(useAppPasswordsQuery());
   const [name, setName] = useState('');
   const [made, setMade] = useState<NewAppPassword | null>(null);
   const [revoking, setRevoking] = useState<AppPassword | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const change = useCallback(
-    (action: () => Promise<unknown>) =>
-      run(async (signal) => {
-        setError(null);
-        try {
-          await action();
-          const loaded = await fetchAppPasswords(client, signal);
-          if (!signal.aborted) setPasswords(loaded);
-        } catch (failure) {
-          if (!signal.aborted) setError(errorMessage(failure));
-        }
-      }),
-    [client, run],
-  );
-
-  useEffect(() => {
-    void change(async () => {});
-    return cancel;
-  }, [change, cancel]);
 
   function create(event: FormEvent) {
     event.preventDefault();
     void change(async () => {
-      setMade(await createAppPassword(client, name));
+      setMade(await createAppPassword(name).unwrap());
       setName('');
     });
   }
@@ -59,7 +36,7 @@ export function AppPasswordsSection() {
   function revoke(password: AppPassword) {
     setRevoking(null);
     void change(async () => {
-      await revokeAppPassword(client, password.id);
+      await revokeAppPassword(password.id).unwrap();
       if (made?.id === password.id) setMade(null);
     });
   }
@@ -71,6 +48,7 @@ export function AppPasswordsSection() {
         {`E-readers (KOReader, Moon+ Reader, Thorium, Foliate) open the catalogue at ${window.location.origin}/opds ` +
           'with your e-mail and an app password. Make one for each device, so you can revoke it alone.'}
       </p>
+      <p className="text-muted small">{`KOReader's progress sync takes one too: its custom sync server is ${window.location.origin}/kosync, signed in with your e-mail.`}</p>
       <OperationError message={error} id="app-passwords-error" />
       {made && (
         <Alert variant="success" id="app-password-made" onClose={() => setMade(null)} dismissible>

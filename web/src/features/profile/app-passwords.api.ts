@@ -1,15 +1,22 @@
 import { type AppPassword, AppPasswords, NewAppPassword } from '../../../../contract/app-passwords.ts';
-import type { HttpClient } from '../../api/http-client.ts';
+import { api, emptyCall, jsonCall } from '../../api/api.ts';
 
-export function fetchAppPasswords(client: HttpClient, signal?: AbortSignal): Promise<AppPassword[]> {
-  return client.json('/api/users/me/app-passwords', AppPasswords, { signal });
-}
+export const appPasswordsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    appPasswords: build.query<AppPassword[], void>({
+      query: () => jsonCall('/api/users/me/app-passwords', AppPasswords),
+      providesTags: ['AppPasswords'],
+    }),
+    /** A new app password: the reply holds the password, which the server never shows again. */
+    createAppPassword: build.mutation<NewAppPassword, string>({
+      query: (name) => jsonCall('/api/users/me/app-passwords', NewAppPassword, { method: 'POST', body: { name } }),
+      invalidatesTags: ['AppPasswords'],
+    }),
+    revokeAppPassword: build.mutation<null, string>({
+      query: (id) => emptyCall(`/api/users/me/app-passwords/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+      invalidatesTags: ['AppPasswords'],
+    }),
+  }),
+});
 
-/** A new app password: the reply holds the password, which the server never shows again. */
-export function createAppPassword(client: HttpClient, name: string): Promise<NewAppPassword> {
-  return client.json('/api/users/me/app-passwords', NewAppPassword, { method: 'POST', body: { name } });
-}
-
-export function revokeAppPassword(client: HttpClient, id: string): Promise<void> {
-  return client.empty(`/api/users/me/app-passwords/${encodeURIComponent(id)}`, { method: 'DELETE' });
-}
+export const { useAppPasswordsQuery, useCreateAppPasswordMutation, useRevokeAppPasswordMutation } = appPasswordsApi;

@@ -1,15 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
-import type { CalendarStatus } from '../../../../contract/calendar.ts';
-import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { formatDateTime } from '../../lib/format-date.ts';
-import { useRequest } from '../../lib/use-request.ts';
-import { fetchCalendarStatus, makeCalendarAddress, turnCalendarOff } from './profile.api.ts';
+import { useListChanges } from '../../lib/use-list-changes.ts';
+import { useCalendarStatusQuery, useMakeCalendarAddressMutation, useTurnCalendarOffMutation } from './calendar.api.ts';
 
 type Asking = 'new-address' | 'turn-off' | null;
 
@@ -18,50 +15,31 @@ type Asking = 'new-address' | 'turn-off' | null;
  * The server keeps only a hash of the address's token, so the address shows only after it is made.
  */
 export function CalendarSection() {
-  const client = useApiClient();
-  const { busy, run, cancel } = useRequest();
-  const [status, setStatus] = useState<CalendarStatus | null>(null);
+  const [makeCalendarAddress] = useMakeCalendarAddressMutation();
+  const [turnCalendarOff] = useTurnCalendarOffMutation();
+  const { items: status, busy, error: callError, change } = useListChanges(useCalendarStatusQuery());
   const [url, setUrl] = useState<string | null>(null);
   const [asking, setAsking] = useState<Asking>(null);
   const [copied, setCopied] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [copyError, setCopyError] = useState<string | null>(null);
   const address = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    void run(async (signal) => {
-      try {
-        setStatus(await fetchCalendarStatus(client, signal));
-      } catch (failure) {
-        if (!signal.aborted) setError(errorMessage(failure));
-      }
-    });
-    return cancel;
-  }, [client, run, cancel]);
+  const error = copyError ?? callError;
 
   function act(action: () => Promise<void>) {
     setAsking(null);
-    setError(null);
+    setCopyError(null);
     setCopied(false);
-    void run(async () => {
-      try {
-        await action();
-      } catch (failure) {
-        setError(errorMessage(failure));
-      }
-    });
+    void change(action);
   }
 
   const makeAddress = () =>
     act(async () => {
-      const made = await makeCalendarAddress(client);
-      setUrl(made.url);
-      setStatus({ enabled: true, created_at: new Date().toISOString() });
+      setUrl((await makeCalendarAddress().unwrap()).url);
     });
   const turnOff = () =>
     act(async () => {
-      await turnCalendarOff(client);
+      await turnCalendarOff().unwrap();
       setUrl(null);
-      setStatus({ enabled: false, created_at: null });
     });
 
   async function copy() {
@@ -72,7 +50,7 @@ export function CalendarSection() {
     } catch {
       // The clipboard needs a secure origin; selected, the address is one keystroke from copied.
       address.current?.select();
-      setError('Copying is not allowed here: the address is selected, press Ctrl+C (⌘C) to copy it');
+      setCopyError('Copying is not allowed here: the address is selected, press Ctrl+C (⌘C) to copy it');
     }
   }
 

@@ -6,12 +6,10 @@ import Modal from 'react-bootstrap/Modal';
 import { useDispatch } from 'react-redux';
 import { useNavigate } from 'react-router';
 import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
-import type { HttpClient } from '../../api/http-client.ts';
 import { OperationError } from '../../components/operation-error.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { signedOut } from '../auth/auth.slice.ts';
-import { deleteMyAccount, saveBookmarksExport, saveTasksExport } from './account.api.ts';
+import { type AccountExport, useDeleteMyAccountMutation, useSaveAccountExportMutation } from './account.api.ts';
 
 const typedAs = (text: string) => text.trim().toLowerCase();
 
@@ -36,12 +34,12 @@ export function DeleteAccountSection({ email }: { email: string }) {
 
 /** "Export my data first": the bookmarks as a browser file, the tasks as JSON. */
 function ExportButtons() {
-  const client = useApiClient();
+  const [saveAccountExport] = useSaveAccountExportMutation();
   const [error, setError] = useState<string | null>(null);
-  const save = async (what: string, download: (client: HttpClient) => Promise<void>) => {
+  const save = async (what: string, which: AccountExport) => {
     setError(null);
     try {
-      await download(client);
+      await saveAccountExport(which).unwrap();
     } catch (failure) {
       setError(`${what} export failed: ${errorMessage(failure)}`);
     }
@@ -50,10 +48,10 @@ function ExportButtons() {
     <div className="mb-3" role="group" aria-label="Export my data first">
       <p className="mb-2">Export my data first:</p>
       <div className="d-flex flex-wrap gap-2">
-        <Button variant="outline-secondary" size="sm" onClick={() => void save('Bookmarks', saveBookmarksExport)}>
+        <Button variant="outline-secondary" size="sm" onClick={() => void save('Bookmarks', 'bookmarks')}>
           Bookmarks (browser file)
         </Button>
-        <Button variant="outline-secondary" size="sm" onClick={() => void save('Tasks', saveTasksExport)}>
+        <Button variant="outline-secondary" size="sm" onClick={() => void save('Tasks', 'tasks')}>
           Tasks (JSON)
         </Button>
       </div>
@@ -63,8 +61,8 @@ function ExportButtons() {
 }
 
 function DeleteAccountDialog({ email, onCancel }: { email: string; onCancel(): void }) {
-  const client = useApiClient();
   const dispatch = useDispatch();
+  const [deleteMyAccount] = useDeleteMyAccountMutation();
   const navigate = useNavigate();
   const [typed, setTyped] = useState('');
   const [busy, setBusy] = useState(false);
@@ -77,7 +75,7 @@ function DeleteAccountDialog({ email, onCancel }: { email: string; onCancel(): v
     setBusy(true);
     setError(null);
     try {
-      await deleteMyAccount(client, { email: typed });
+      await deleteMyAccount({ email: typed }).unwrap();
       dispatch(signedOut());
       await navigate('/login', { replace: true });
     } catch (failure) {

@@ -3,11 +3,10 @@ import Form from 'react-bootstrap/Form';
 import { useDispatch } from 'react-redux';
 import { DisplayName, Email } from '../../../../contract/auth.ts';
 import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
 import { EditableField } from '../../components/editable-field.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { profileReceived, signedIn } from '../auth/auth.slice.ts';
-import { renewToken, updateIdentity } from './profile.api.ts';
+import { useRenewTokenMutation, useUpdateIdentityMutation } from './profile.api.ts';
 
 const FIELDS = {
   displayName: { label: 'Name', schema: DisplayName, type: 'text' },
@@ -19,21 +18,22 @@ const FIELDS = {
  * refreshed, so that the bearer token (which names both) carries the new value too.
  */
 export function IdentityField({ field, value }: { field: keyof typeof FIELDS; value: string }) {
-  const client = useApiClient();
   const dispatch = useDispatch();
+  const [updateIdentity] = useUpdateIdentityMutation();
+  const [renewToken] = useRenewTokenMutation();
   const [error, setError] = useState<string | null>(null);
   const { label, schema, type } = FIELDS[field];
 
   async function save(draft: string): Promise<boolean> {
     setError(null);
     try {
-      dispatch(profileReceived(await updateIdentity(client, { [field]: draft })));
+      dispatch(profileReceived(await updateIdentity({ [field]: draft }).unwrap()));
     } catch (failure) {
       setError(errorMessage(failure));
       return false;
     }
     try {
-      dispatch(signedIn(await renewToken(client)));
+      dispatch(signedIn(await renewToken().unwrap()));
     } catch (failure) {
       // Saved all the same: the token takes the new value at its next refresh, within 15 minutes.
       console.warn('The session could not be refreshed after a profile change', failure);

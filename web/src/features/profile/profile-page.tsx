@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import { useSelector } from 'react-redux';
 import { selectAuth } from '../auth/auth.slice.ts';
 import { ApiTokensSection } from './api-tokens-section.tsx';
 import { AppPasswordsSection } from './app-passwords-section.tsx';
 import { CalendarSection } from './calendar-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
+import { EReadersSection } from './e-readers-section.tsx';
 import { IdentityField } from './identity-field.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
@@ -13,8 +13,6 @@ import { TimezoneSelect } from './timezone-select.tsx';
 
 export function ProfilePage() {
   const auth = useSelector(selectAuth);
-  // A password change signs other sessions out, and a first password lets the last provider go: both lists are loaded again.
-  const [passwordChanges, setPasswordChanges] = useState(0);
   // The router shows this page only to a signed-in user.
   if (!auth.authenticated) return null;
 
@@ -49,11 +47,12 @@ export function ProfilePage() {
       </dl>
       <TimezoneSelect timezone={auth.timezone} />
       <CalendarSection />
-      <PasswordSection onChanged={() => setPasswordChanges((changes) => changes + 1)} />
-      <SignInMethodsSection version={passwordChanges} />
-      <SessionsSection version={passwordChanges} />
+      <PasswordSection />
+      <SignInMethodsSection />
+      <SessionsSection />
       <ApiTokensSection />
       <AppPasswordsSection />
+      <EReadersSection />
       <DeleteAccountSection email={auth.email} />
     </section>
   );

@@ -1,46 +1,20 @@
-import { useCallback, useEffect, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
-import type { UserSession } from '../../../../contract/sessions.ts';
-import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { formatDateTime } from '../../lib/format-date.ts';
-import { useRequest } from '../../lib/use-request.ts';
-import { endOtherSessions, endSession, fetchSessions } from './sessions.api.ts';
+import { useListChanges } from '../../lib/use-list-changes.ts';
+import { useEndOtherSessionsMutation, useEndSessionMutation, useSessionsQuery } from './sessions.api.ts';
 
 /**
  * Where the user is signed in (device, address, last use), with this browser marked; any other
  * session can be signed out, or all of them at once. A session ended here stops working at once.
- * Loaded again whenever `version` changes (a password change ends the other sessions).
  */
-export function SessionsSection({ version }: { version: number }) {
-  const client = useApiClient();
-  const { busy, run, cancel } = useRequest();
-  const [sessions, setSessions] = useState<UserSession[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const change = useCallback(
-    (action: () => Promise<unknown>) =>
-      run(async (signal) => {
-        setError(null);
-        try {
-          await action();
-          const loaded = await fetchSessions(client, signal);
-          if (!signal.aborted) setSessions(loaded);
-        } catch (failure) {
-          if (!signal.aborted) setError(errorMessage(failure));
-        }
-      }),
-    [client, run],
-  );
-
-  useEffect(() => {
-    void change(async () => {});
-    return cancel;
-  }, [change, cancel, version]);
+export function SessionsSection() {
+  const [endSession] = useEndSessionMutation();
+  const [endOtherSessions] = useEndOtherSessionsMutation();
+  const { items: sessions, busy, error, change } = useListChanges(useSessionsQuery());
 
   const others = sessions?.filter((session) => !session.current) ?? [];
   return (
@@ -77,7 +51,7 @@ export function SessionsSection({ version }: { version: number }) {
                   <td>{formatDateTime(session.lastUsedAt)}</td>
                   <td>
                     {!session.current && (
-                      <Button size="sm" variant="outline-danger" disabled={busy} onClick={() => void change(() => endSession(client, session.id))}>
+                      <Button size="sm" variant="outline-danger" disabled={busy} onClick={() => void change(() => endSession(session.id).unwrap())}>
                         Sign out
                       </Button>
                     )}
@@ -86,7 +60,7 @@ export function SessionsSection({ version }: { version: number }) {
               ))}
             </tbody>
           </Table>
-          <Button variant="danger" disabled={busy || others.length === 0} onClick={() => void change(() => endOtherSessions(client))}>
+          <Button variant="danger" disabled={busy || others.length === 0} onClick={() => void change(() => endOtherSessions().unwrap())}>
             Sign out everywhere else
           </Button>
         </>

@@ -1,15 +1,22 @@
 import { EndedSessions, UserSessions, type UserSession } from '../../../../contract/sessions.ts';
-import type { HttpClient } from '../../api/http-client.ts';
+import { api, emptyCall, jsonCall } from '../../api/api.ts';
 
-export function fetchSessions(client: HttpClient, signal?: AbortSignal): Promise<UserSession[]> {
-  return client.json('/api/users/me/sessions', UserSessions, { signal });
-}
+export const sessionsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    sessions: build.query<UserSession[], void>({
+      query: () => jsonCall('/api/users/me/sessions', UserSessions),
+      providesTags: ['Sessions'],
+    }),
+    endSession: build.mutation<null, string>({
+      query: (id) => emptyCall(`/api/users/me/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+      invalidatesTags: ['Sessions'],
+    }),
+    /** "Sign out everywhere else": every session but this browser's. */
+    endOtherSessions: build.mutation<EndedSessions, void>({
+      query: () => jsonCall('/api/users/me/sessions', EndedSessions, { method: 'DELETE' }),
+      invalidatesTags: ['Sessions'],
+    }),
+  }),
+});
 
-export function endSession(client: HttpClient, id: string): Promise<void> {
-  return client.empty(`/api/users/me/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' });
-}
-
-/** "Sign out everywhere else": every session but this browser's. */
-export function endOtherSessions(client: HttpClient): Promise<EndedSessions> {
-  return client.json('/api/users/me/sessions', EndedSessions, { method: 'DELETE' });
-}
+export const { useSessionsQuery, useEndSessionMutation, useEndOtherSessionsMutation } = sessionsApi;

@@ -1,72 +1,65 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import type { IdentityProviderId } from '../../../../contract/auth.ts';
-import type { LinkedIdentity, SignInMethods } from '../../../../contract/sign-in-methods.ts';
-import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
+import type { LinkedIdentity } from '../../../../contract/sign-in-methods.ts';
+import { useApiDispatch } from '../../api/api.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { formatDateTime } from '../../lib/format-date.ts';
 import { openSignInPopup, POPUP_BLOCKED, popupOutcome } from '../../lib/sign-in-popup.ts';
-import { useRequest } from '../../lib/use-request.ts';
-import { askToLink, fetchSignInMethods, linkStartPath, unlinkIdentity } from './sign-in-methods.api.ts';
+import { useListChanges } from '../../lib/use-list-changes.ts';
+import {
+  linkStartPath,
+  signInMethodsApi,
+  useAskToLinkMutation,
+  useSignInMethodsQuery,
+  useUnlinkIdentityMutation,
+} from './sign-in-methods.api.ts';
 
 const LAST_WAY_IN = 'Your only way to sign in: set a password or link another provider before unlinking it.';
 
 /**
  * The ways into the account: the password, and each provider linked to it, which may be unlinked
  * while another way in remains; a provider on offer and not linked yet is linked through the same
- * popup as a sign-in. Loaded again whenever `version` changes (a password set makes unlinking possible).
+ * popup as a sign-in. A password set makes unlinking possible: the password's change invalidates the list.
  */
-export function SignInMethodsSection({ version }: { version: number }) {
-  const client = useApiClient();
-  const { busy, run, cancel } = useRequest();
-  const [methods, setMethods] = useState<SignInMethods | null>(null);
+export function SignInMethodsSection() {
+  const dispatch = useApiDispatch();
+  const [askToLink] = useAskToLinkMutation();
+  const [unlinkIdentity] = useUnlinkIdentityMutation();
+  const { items: methods, busy, error, change } = useListChanges(useSignInMethodsQuery());
   const [unlinking, setUnlinking] = useState<LinkedIdentity | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const change = useCallback(
-    (action: (signal: AbortSignal) => Promise<unknown>) =>
-      run(async (signal) => {
-        setError(null);
-        try {
-          await action(signal);
-          const loaded = await fetchSignInMethods(client, signal);
-          if (!signal.aborted) setMethods(loaded);
-        } catch (failure) {
-          if (!signal.aborted) setError(errorMessage(failure));
-        }
-      }),
-    [client, run],
-  );
-
+  // Leaving the page closes a popup still open, as a sign-in's does.
+  const mounted = useRef<AbortController | null>(null);
   useEffect(() => {
-    void change(async () => {});
-    return cancel;
-  }, [change, cancel, version]);
+    const stop = new AbortController();
+    mounted.current = stop;
+    return () => stop.abort();
+  }, []);
 
   function link(provider: IdentityProviderId) {
     // Opened by the click itself: opened after the call below, the popup might be blocked.
     const popup = openSignInPopup('about:blank');
-    void change(async (signal) => {
+    void change(async () => {
       if (popup === null) throw new Error(POPUP_BLOCKED);
       try {
-        await askToLink(client, provider);
+        await askToLink(provider).unwrap();
       } catch (failure) {
         popup.close();
         throw failure;
       }
       popup.location.href = linkStartPath(provider);
-      const outcome = await popupOutcome(popup, signal);
+      const outcome = await popupOutcome(popup, mounted.current?.signal ?? AbortSignal.abort());
       if (!outcome.ok) throw new Error(outcome.message);
+      dispatch(signInMethodsApi.util.invalidateTags(['SignInMethods']));
     });
   }
 
   function unlink(identity: LinkedIdentity) {
     setUnlinking(null);
-    void change(() => unlinkIdentity(client, identity.id));
+    void change(() => unlinkIdentity(identity.id).unwrap());
   }
 
   const linked = new Set(methods?.identities.map((identity) => identity.provider));

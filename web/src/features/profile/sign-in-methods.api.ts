@@ -1,19 +1,25 @@
 import type { IdentityProviderId } from '../../../../contract/auth.ts';
 import { SignInMethods } from '../../../../contract/sign-in-methods.ts';
-import type { HttpClient } from '../../api/http-client.ts';
+import { api, emptyCall, jsonCall } from '../../api/api.ts';
 
-export function fetchSignInMethods(client: HttpClient, signal?: AbortSignal): Promise<SignInMethods> {
-  return client.json('/api/users/me/identities', SignInMethods, { signal });
-}
+export const signInMethodsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    signInMethods: build.query<SignInMethods, void>({
+      query: () => jsonCall('/api/users/me/identities', SignInMethods),
+      providesTags: ['SignInMethods'],
+    }),
+    /** Leaves the server's link intent for this account in a cookie, for the popup's start to find. */
+    askToLink: build.mutation<null, IdentityProviderId>({
+      query: (provider) => emptyCall('/api/users/me/identities', { method: 'POST', body: { provider } }),
+    }),
+    unlinkIdentity: build.mutation<null, string>({
+      query: (id) => emptyCall(`/api/users/me/identities/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+      invalidatesTags: ['SignInMethods'],
+    }),
+  }),
+});
 
-/** Leaves the server's link intent for this account in a cookie, for the popup's start to find. */
-export function askToLink(client: HttpClient, provider: IdentityProviderId): Promise<void> {
-  return client.empty('/api/users/me/identities', { method: 'POST', body: { provider } });
-}
+export const { useSignInMethodsQuery, useAskToLinkMutation, useUnlinkIdentityMutation } = signInMethodsApi;
 
 /** Where the popup goes once the link intent is there. */
 export const linkStartPath = (provider: IdentityProviderId) => `/auth/oidc/${provider}/start?intent=link`;
-
-export function unlinkIdentity(client: HttpClient, id: string): Promise<void> {
-  return client.empty(`/api/users/me/identities/${encodeURIComponent(id)}`, { method: 'DELETE' });
-}

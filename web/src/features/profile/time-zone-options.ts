@@ -11,7 +11,7 @@ export const UTC = 'UTC';
 const usZones: TimeZoneOption[] = US_TIME_ZONES.map(({ value, label }) => ({ value, label: `${label} (${value})` }));
 
 /**
- * The spec's two US zones first, then UTC, then every zone the browser knows in its own
+ * US East and US West first, then UTC, then every zone the browser knows in its own
  * (alphabetical) order, each once; the user's zone is always among them, even a name the list
  * leaves out (an alias such as Asia/Calcutta, set through the API), placed after UTC.
  */

@@ -4,10 +4,9 @@ import Form from 'react-bootstrap/Form';
 import { useDispatch } from 'react-redux';
 import Select, { type SingleValue } from 'react-select';
 import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
 import { EmotionStyles } from '../../components/emotion-styles.tsx';
 import { profileReceived } from '../auth/auth.slice.ts';
-import { updateTimezone } from './profile.api.ts';
+import { useUpdateTimezoneMutation } from './profile.api.ts';
 import { matchesTimeZone, type TimeZoneOption, timeZoneOptions } from './time-zone-options.ts';
 
 const knownZones = Intl.supportedValuesOf('timeZone');
@@ -16,8 +15,8 @@ const noOptionsMessage = () => 'No such timezone';
 
 /** The profile's timezone: a select that filters its 400-odd zones as the user types. */
 export function TimezoneSelect({ timezone }: { timezone: string | null }) {
-  const client = useApiClient();
   const dispatch = useDispatch();
+  const [updateTimezone] = useUpdateTimezoneMutation();
   const [saving, setSaving] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const shown = saving ?? timezone;
@@ -29,7 +28,7 @@ export function TimezoneSelect({ timezone }: { timezone: string | null }) {
     setSaving(option.value);
     setError(null);
     try {
-      dispatch(profileReceived(await updateTimezone(client, option.value)));
+      dispatch(profileReceived(await updateTimezone(option.value).unwrap()));
     } catch (failure) {
       setError(errorMessage(failure));
     } finally {

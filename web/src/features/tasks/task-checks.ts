@@ -35,7 +35,7 @@ export function taskTimeProblem(key: 'schedule_time' | 'schedule_end_time' | 'ne
   return null;
 }
 
-/** A notice hour typed into its list: whole hours from 0 to 23 (spec §5: other input is not added). */
+/** A notice hour typed into its list: whole hours from 0 to 23 (docs/behaviour/tasks-and-notices.md: other input is not added). */
 export function parseNoticeHour(text: string): ParsedItem<number> {
   const hour = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
   const parsed = NoticeHour.safeParse(hour);

@@ -3,10 +3,10 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useNavigate } from 'react-router';
 import { FIELD_LABELS } from '../../../../contract/field-labels.ts';
+import { SCHEDULE_TYPES, ScheduleType } from '../../../../contract/tasks.ts';
 import { errorMessage } from '../../api/api-error.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
+import { useApiDispatch, useCallsUnderWay } from '../../api/api.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
-import { useRequest } from '../../lib/use-request.ts';
 import { useTasksDispatch } from './tasks.slice.ts';
 import { addTask } from './tasks.thunks.ts';
 import { firstDueProblem, taskValueProblem } from './task-checks.ts';
@@ -17,34 +17,32 @@ import { useTaskZone } from './use-task-zone.ts';
 type Problems = { name?: string; time?: string };
 
 export function TaskCreatePage() {
-  const client = useApiClient();
+  const calls = useApiDispatch();
   const dispatch = useTasksDispatch();
   const navigate = useNavigate();
   const zone = useTaskZone();
   const [name, setName] = useState('');
   const [time, setTime] = useState('');
+  // Daily unless another is chosen: the specification's create payload (docs/behaviour/tasks-and-notices.md).
+  const [repeats, setRepeats] = useState<ScheduleType>('d');
   const [problems, setProblems] = useState<Problems>({});
   const [error, setError] = useState<string | null>(null);
-  const { busy, run } = useRequest();
+  const busy = useCallsUnderWay('createTask');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const firstTime = fromLocalInput(time, zone);
-    // The spec's own messages for what is missing (spec §5); the contract's for the rest.
+    // The create form's own messages for what is missing (docs/behaviour/tasks-and-notices.md); the contract's for the rest.
     const nameProblem = name.trim() === '' ? 'task name is required' : taskValueProblem('name', name);
     const timeProblem = firstTime === null ? 'Event time is required' : firstDueProblem(firstTime);
     const found: Problems = { ...(nameProblem ? { name: nameProblem } : {}), ...(timeProblem ? { time: timeProblem } : {}) };
     setProblems(found);
     if (firstTime === null || found.name || found.time) return;
     setError(null);
-    void run(async () => {
-      try {
-        const task = await dispatch(addTask(client, { name: name.trim(), first_schedule_time: firstTime }));
-        await navigate(`/task/${encodeURIComponent(task.id)}`);
-      } catch (failure) {
-        setError(errorMessage(failure));
-      }
-    });
+    void dispatch(addTask(calls, { name: name.trim(), first_schedule_time: firstTime, schedule_type: repeats })).then(
+      (task) => navigate(`/task/${encodeURIComponent(task.id)}`),
+      (failure: unknown) => setError(errorMessage(failure)),
+    );
   };
 
   return (
@@ -61,6 +59,16 @@ export function TaskCreatePage() {
           <Form.Label>{FIELD_LABELS.first_schedule_time}</Form.Label>
           <Form.Control type="datetime-local" value={time} isInvalid={Boolean(problems.time)} onChange={(event) => setTime(event.target.value)} />
           <Form.Control.Feedback type="invalid">{problems.time}</Form.Control.Feedback>
+        </Form.Group>
+        <Form.Group className="mb-3" controlId="task-schedule-type">
+          <Form.Label>{FIELD_LABELS.schedule_type}</Form.Label>
+          <Form.Select value={repeats} onChange={(event) => setRepeats(ScheduleType.parse(event.target.value))}>
+            {SCHEDULE_TYPES.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </Form.Select>
         </Form.Group>
         <Button type="submit" disabled={busy}>
           Create

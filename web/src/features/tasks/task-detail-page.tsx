@@ -2,12 +2,12 @@ import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { useSelector } from 'react-redux';
 import { useNavigate, useParams } from 'react-router';
-import { useApiClient } from '../../api/api-client-context.ts';
+import { useApiDispatch, useCallsUnderWay } from '../../api/api.ts';
 import { BackButton } from '../../components/back-button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
-import { useRequest } from '../../lib/use-request.ts';
+import { selectAuth } from '../auth/auth.slice.ts';
 import { selectTasks, useTasksDispatch } from './tasks.slice.ts';
 import { completeCurrentTask, deleteCurrentTask, openTask, saveTaskField } from './tasks.thunks.ts';
 import { TaskHistory } from './task-history.tsx';
@@ -17,28 +17,28 @@ import { useTaskZone } from './use-task-zone.ts';
 
 export function TaskDetailPage() {
   const { id = '' } = useParams();
-  const client = useApiClient();
+  const calls = useApiDispatch();
   const dispatch = useTasksDispatch();
   const zone = useTaskZone();
   const { curTask, operationError } = useSelector(selectTasks);
-  const { busy, run, cancel } = useRequest();
+  const auth = useSelector(selectAuth);
+  const busy = useCallsUnderWay('task');
   const [missing, setMissing] = useState<string | null>(null);
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
 
   useEffect(() => {
-    void run(async (signal) => {
-      if (await dispatch(openTask(client, id, signal))) setMissing(id);
-    });
-    return cancel;
-  }, [client, dispatch, run, cancel, id]);
+    const leave = new AbortController();
+    void dispatch(openTask(calls, id, leave.signal)).then((gone) => gone && setMissing(id));
+    return () => leave.abort();
+  }, [calls, dispatch, id]);
 
   const task = curTask?.id === id ? curTask : null;
 
   async function confirmDelete() {
     setDeleting(true);
-    const deleted = await dispatch(deleteCurrentTask(client, id));
+    const deleted = await dispatch(deleteCurrentTask(calls, id));
     setDeleting(false);
     setConfirming(false);
     if (deleted) void navigate('/task');
@@ -66,10 +66,10 @@ export function TaskDetailPage() {
           {task.notice_error}
         </p>
       )}
-      <TaskFields task={task} zone={zone} onSave={(key, value) => dispatch(saveTaskField(client, id, key, value))} />
+      <TaskFields task={task} zone={zone} ownerEmail={auth.authenticated ? auth.email : null} onSave={(key, value) => dispatch(saveTaskField(calls, id, key, value))} />
       <div className="d-flex gap-2">
         {task.active && (
-          <Button variant="success" onClick={() => void dispatch(completeCurrentTask(client, id))}>
+          <Button variant="success" onClick={() => void dispatch(completeCurrentTask(calls, id))}>
             Complete
           </Button>
         )}

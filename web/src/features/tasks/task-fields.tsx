@@ -7,7 +7,9 @@ import { EditableField } from '../../components/editable-field.tsx';
 import { type ListDraft, ListEditor, type ParsedItem, settleList } from '../../components/list-editor.tsx';
 import type { TaskFieldValue } from './tasks.api.ts';
 import { parseEmail, parseNoticeHour, taskTimeProblem, taskValueProblem } from './task-checks.ts';
+import { noticeHoursNote } from './task-notices.ts';
 import { formatTaskTime, fromLocalInput, toLocalInput } from './task-time.ts';
+import './tasks.css';
 
 const typeLabel = (type: ScheduleType) => SCHEDULE_TYPES.find((option) => option.value === type)?.label ?? type;
 const yesNo = (flag: boolean) => (flag ? 'yes' : 'no');
@@ -16,17 +18,20 @@ const labelOf = (key: TaskField | 'first_schedule_time') => FIELD_LABELS[key] ??
 
 type TimeField = 'schedule_time' | 'schedule_end_time' | 'next_notice_time';
 type ListField = 'emails' | 'notice_hours';
+type FlagField = 'overdue_notice' | 'notice_in_workday';
 
 interface TaskFieldsProps {
   task: Task;
   /** The zone times show and are typed in. */
   zone: string;
+  /** Where notices go while the task names no recipient: the owner's own address. */
+  ownerEmail: string | null;
   /** Whether the value was saved; a refused one keeps its editor open. */
   onSave: (key: TaskField, value: TaskFieldValue) => Promise<boolean>;
 }
 
-/** The task's fields (spec §2 Task detail): the click-to-edit ones, then the read-only ones. */
-export function TaskFields({ task, zone, onSave }: TaskFieldsProps) {
+/** The task's fields (docs/behaviour/tasks-and-notices.md): the click-to-edit ones, then the read-only ones. */
+export function TaskFields({ task, zone, ownerEmail, onSave }: TaskFieldsProps) {
   const save = (key: TaskField) => (value: TaskFieldValue) => onSave(key, value);
   /** A datetime-local draft as the ISO time sent: empty (or incomplete) is none. */
   const timeOf = (draft: string) => (draft === '' ? null : fromLocalInput(draft, zone));
@@ -44,12 +49,34 @@ export function TaskFields({ task, zone, onSave }: TaskFieldsProps) {
       onSave={(draft) => save(key)(timeOf(draft))}
     />
   );
-  const listField = <T extends string | number>(key: ListField, items: T[], itemLabel: string, parse: (text: string) => ParsedItem<T>, inputMode: 'email' | 'numeric') => (
+  const flagField = (key: FlagField) => (
+    <EditableField
+      id={`task-${key}`}
+      label={labelOf(key)}
+      value={task[key]}
+      show={yesNo}
+      editor={(draft, setDraft, inputId) => (
+        <Form.Select id={inputId} size="sm" value={yesNo(draft)} onChange={(event) => setDraft(event.target.value === 'yes')}>
+          <option value="yes">yes</option>
+          <option value="no">no</option>
+        </Form.Select>
+      )}
+      onSave={save(key)}
+    />
+  );
+  const listField = <T extends string | number>(
+    key: ListField,
+    items: T[],
+    itemLabel: string,
+    parse: (text: string) => ParsedItem<T>,
+    inputMode: 'email' | 'numeric',
+    none = '—',
+  ) => (
     <EditableField<ListDraft<T>>
       id={`task-${key}`}
       label={labelOf(key)}
       value={{ items, text: '' }}
-      show={(draft) => listOrNone(draft.items)}
+      show={(draft) => (draft.items.length > 0 ? listOrNone(draft.items) : none)}
       editor={(draft, setDraft, inputId, refuse) => (
         <ListEditor id={inputId} label={itemLabel} draft={draft} onChange={setDraft} parse={parse} onRefused={refuse} inputMode={inputMode} />
       )}
@@ -79,7 +106,8 @@ export function TaskFields({ task, zone, onSave }: TaskFieldsProps) {
           onSave={save('name')}
         />
       </Row>
-      <Row field="schedule_end_time" label={labelOf('schedule_end_time')}>{timeField('schedule_end_time')}</Row>
+      {/* A one-off task has no series to end. */}
+      {task.schedule_type !== 'o' && <Row field="schedule_end_time" label={labelOf('schedule_end_time')}>{timeField('schedule_end_time')}</Row>}
       <Row field="schedule_type" label={labelOf('schedule_type')}>
         <EditableField
           id="task-schedule_type"
@@ -100,14 +128,23 @@ export function TaskFields({ task, zone, onSave }: TaskFieldsProps) {
       </Row>
       <Row field="schedule_time" label={labelOf('schedule_time')}>{timeField('schedule_time')}</Row>
       <Row field="next_notice_time" label={labelOf('next_notice_time')}>{timeField('next_notice_time')}</Row>
-      <Row field="emails" label={labelOf('emails')}>{listField('emails', task.emails, 'e-mail address', parseEmail, 'email')}</Row>
-      <Row field="notice_hours" label={labelOf('notice_hours')}>{listField('notice_hours', task.notice_hours, 'notice hour', parseNoticeHour, 'numeric')}</Row>
+      <Row field="emails" label={labelOf('emails')}>
+        {listField('emails', task.emails, 'e-mail address', parseEmail, 'email', ownerEmail === null ? '—' : `${ownerEmail} (your address)`)}
+      </Row>
+      <Row field="notice_hours" label={labelOf('notice_hours')}>
+        {listField('notice_hours', task.notice_hours, 'notice hour', parseNoticeHour, 'numeric')}
+        <small className="d-block text-body-secondary" id="task-notice-hours-note">
+          {noticeHoursNote(task)}
+        </small>
+      </Row>
+      <Row field="overdue notice" label={labelOf('overdue_notice')}>{flagField('overdue_notice')}</Row>
+      <Row field="notice in workday" label={labelOf('notice_in_workday')}>{flagField('notice_in_workday')}</Row>
       <Row field="comment" label={labelOf('comment')}>
         <EditableField
           id="task-comment"
           label={labelOf('comment')}
           value={task.comment}
-          show={(comment) => (comment === '' ? '—' : comment)}
+          show={(comment) => (comment === '' ? '—' : <span className="task-comment-text">{comment}</span>)}
           editor={(draft, setDraft, inputId) => (
             <Form.Control id={inputId} as="textarea" rows={3} size="sm" value={draft} onChange={(event) => setDraft(event.target.value)} />
           )}
@@ -119,8 +156,6 @@ export function TaskFields({ task, zone, onSave }: TaskFieldsProps) {
       <Row field="created" label="Created">{formatTaskTime(task.create_time, zone)}</Row>
       <Row field="last updated" label="Last updated">{formatTaskTime(task.last_updated, zone)}</Row>
       <Row field="first schedule time" label={labelOf('first_schedule_time')}>{formatTaskTime(task.first_schedule_time, zone)}</Row>
-      <Row field="overdue notice" label={labelOf('overdue_notice')}>{yesNo(task.overdue_notice)}</Row>
-      <Row field="notice in workday" label={labelOf('notice_in_workday')}>{yesNo(task.notice_in_workday)}</Row>
     </dl>
   );
 }

@@ -1,9 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import Table from 'react-bootstrap/Table';
-import type { TaskCompletion } from '../../../../contract/tasks.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
-import { useRequest } from '../../lib/use-request.ts';
-import { fetchCompletions } from './tasks.api.ts';
+import { useCompletionsQuery } from './tasks.api.ts';
 import { formatTaskTime } from './task-time.ts';
 
 /**
@@ -11,24 +8,14 @@ import { formatTaskTime } from './task-time.ts';
  * whenever the task changes (`version`), so a Complete shows at once.
  */
 export function TaskHistory({ id, version, zone }: { id: string; version: string; zone: string }) {
-  const client = useApiClient();
-  const { run, cancel } = useRequest();
-  const [completions, setCompletions] = useState<TaskCompletion[] | null>(null);
+  const { data: completions, error } = useCompletionsQuery({ id, version });
 
   useEffect(() => {
-    void run(async (signal) => {
-      try {
-        const loaded = await fetchCompletions(client, id, signal);
-        if (!signal.aborted) setCompletions(loaded);
-      } catch (error) {
-        // The history is beside the task, not part of it: a failure is only logged, as a list load's is.
-        if (!signal.aborted) console.error('The task history could not be loaded', error);
-      }
-    });
-    return cancel;
-  }, [client, run, cancel, id, version]);
+    // The history is beside the task, not part of it: a failure is only logged, as a list load's is.
+    if (error !== undefined) console.error('The task history could not be loaded', error);
+  }, [error]);
 
-  if (completions === null) return null;
+  if (completions === undefined) return null;
   return (
     <section id="task-history" className="mt-4">
       <h2 className="h5">History</h2>

@@ -1,17 +1,19 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Badge from 'react-bootstrap/Badge';
+import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import Nav from 'react-bootstrap/Nav';
 import { useSelector } from 'react-redux';
 import { Link } from 'react-router';
-import { NO_MORE_RESULTS, TaskStatus } from '../../../../contract/tasks.ts';
-import { useApiClient } from '../../api/api-client-context.ts';
+import { NO_MORE_RESULTS, type Task, TaskStatus } from '../../../../contract/tasks.ts';
+import { useApiDispatch, useCallsUnderWay, useSupersedingLoads } from '../../api/api.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
-import { useRequest } from '../../lib/use-request.ts';
 import { selectTasks, statusChosen, useTasksDispatch } from './tasks.slice.ts';
-import { loadMoreTasks, loadTasks } from './tasks.thunks.ts';
+import { completeCurrentTask, loadMoreTasks, loadTasks } from './tasks.thunks.ts';
+import { TaskDoneList } from './task-done-list.tsx';
+import { taskListHeading } from './task-headings.ts';
 import { formatTaskTime } from './task-time.ts';
 import { useTaskZone } from './use-task-zone.ts';
 
@@ -21,61 +23,99 @@ const STATUS_TABS = [
   { status: 'all', label: 'All' },
 ] as const;
 
-/** The spec's heading for active tasks; the same words for the other lists. */
-function heading(count: number, status: TaskStatus): string {
-  if (count === 0) return 'No task found';
-  return status === 'all' ? `Found ${count} tasks` : `Found ${count} ${status} tasks`;
-}
-
 export function TaskListPage() {
-  const client = useApiClient();
   const dispatch = useTasksDispatch();
   const zone = useTaskZone();
+  const { pageSize, status } = useSelector(selectTasks);
+
+  return (
+    <section id="task-list">
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+        <Nav variant="pills" activeKey={status} onSelect={(key) => key && dispatch(statusChosen(TaskStatus.parse(key)))}>
+          {STATUS_TABS.map((tab) => (
+            <Nav.Item key={tab.status}>
+              <Nav.Link eventKey={tab.status} as="button" type="button">
+                {tab.label}
+              </Nav.Link>
+            </Nav.Item>
+          ))}
+        </Nav>
+        <Link to="/task/create" className="btn btn-primary ms-auto" id="task-new">
+          New task
+        </Link>
+      </div>
+      {status === 'done' ? <TaskDoneList pageSize={pageSize} zone={zone} /> : <TaskPages zone={zone} />}
+    </section>
+  );
+}
+
+/** Active or all tasks, a page at a time, each with its tick to complete it. */
+function TaskPages({ zone }: { zone: string }) {
+  const calls = useApiDispatch();
+  const dispatch = useTasksDispatch();
   const { tasks, pageSize, status, pageCursor, operationError } = useSelector(selectTasks);
-  const { busy, run, cancel } = useRequest();
+  const busy = useCallsUnderWay('taskPage');
+  const { next: nextLoad } = useSupersedingLoads();
+  const [completing, setCompleting] = useState<string | null>(null);
+  // Overdue as of when the list was opened: it loads again each time it is.
+  const [now] = useState(Date.now);
 
   useEffect(() => {
-    void run((signal) => dispatch(loadTasks(client, signal)));
-    return cancel;
-  }, [client, dispatch, run, cancel, pageSize, status]);
+    void dispatch(loadTasks(calls, nextLoad()));
+  }, [calls, dispatch, nextLoad, pageSize, status]);
+
+  const complete = async (task: Task) => {
+    setCompleting(task.id);
+    await dispatch(completeCurrentTask(calls, task.id));
+    setCompleting(null);
+  };
 
   const more = pageCursor !== null && pageCursor !== NO_MORE_RESULTS;
 
   return (
-    <section id="task-list">
+    <>
       <OperationError message={operationError} id="task-operation-error" />
-      <Nav variant="pills" className="mb-3" activeKey={status} onSelect={(key) => key && dispatch(statusChosen(TaskStatus.parse(key)))}>
-        {STATUS_TABS.map((tab) => (
-          <Nav.Item key={tab.status}>
-            <Nav.Link eventKey={tab.status} as="button" type="button">
-              {tab.label}
-            </Nav.Link>
-          </Nav.Item>
-        ))}
-      </Nav>
-      <h1 className="h4 mb-3">{heading(tasks.length, status)}</h1>
+      <h1 className="h4 mb-3">{taskListHeading(tasks.length, status)}</h1>
       <ListGroup className="mb-3">
-        {tasks.map((task) => (
-          <ListGroup.Item key={task.id} action as={Link} to={`/task/${encodeURIComponent(task.id)}`} className="task-item">
-            <div className="fw-semibold">
-              {task.name}
-              {!task.active && (
-                <Badge bg="secondary" className="ms-2">
-                  done
-                </Badge>
+        {tasks.map((task) => {
+          const overdue = task.active && Date.parse(task.schedule_time) < now;
+          return (
+            <ListGroup.Item key={task.id} className="d-flex align-items-start gap-3 task-row">
+              {task.active && (
+                <Form.Check
+                  id={`task-complete-${task.id}`}
+                  className="mt-1 task-complete"
+                  aria-label={`Complete ${task.name}`}
+                  title="Complete"
+                  checked={completing === task.id}
+                  disabled={completing !== null}
+                  onChange={() => void complete(task)}
+                />
               )}
-            </div>
-            <small className="d-block">{`Due time: ${formatTaskTime(task.schedule_time, zone)}`}</small>
-            <small className="d-block">{`Pending notice: ${formatTaskTime(task.next_notice_time, zone)}`}</small>
-          </ListGroup.Item>
-        ))}
+              <Link to={`/task/${encodeURIComponent(task.id)}`} className="task-item flex-grow-1 text-reset text-decoration-none">
+                <div className="fw-semibold">
+                  {task.name}
+                  {!task.active && (
+                    <Badge bg="secondary" className="ms-2">
+                      done
+                    </Badge>
+                  )}
+                </div>
+                <small className={overdue ? 'd-block text-danger task-overdue' : 'd-block'}>
+                  {`Due time: ${formatTaskTime(task.schedule_time, zone)}${overdue ? ' (overdue)' : ''}`}
+                </small>
+                <small className="d-block">{`Pending notice: ${formatTaskTime(task.next_notice_time, zone)}`}</small>
+              </Link>
+            </ListGroup.Item>
+          );
+        })}
       </ListGroup>
       {busy && <LoadingSpinner />}
       {more && !busy && (
-        <Button variant="outline-primary" onClick={() => void run((signal) => dispatch(loadMoreTasks(client, signal)))}>
+        <Button variant="outline-primary" onClick={() => void dispatch(loadMoreTasks(calls, nextLoad()))}>
           Get More
         </Button>
       )}
-    </section>
+    </>
   );
 }

@@ -21,7 +21,7 @@ export function toLocalInput(iso: string | null, zone: string): string {
 
 /**
  * A datetime-local value read in the profile's zone, as an ISO timestamp with its offset
- * (spec §5); null for incomplete input, which the editor ignores.
+ * (docs/behaviour/tasks-and-notices.md); null for incomplete input, which the editor ignores.
  */
 export function fromLocalInput(value: string, zone: string): string | null {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value)) return null;

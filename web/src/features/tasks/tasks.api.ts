@@ -1,47 +1,59 @@
 import type { CreateTaskBody, TaskField } from '../../../../contract/task-requests.ts';
-import { type ScheduleType, Task, TaskCompletion, TaskPage, type TaskStatus } from '../../../../contract/tasks.ts';
-import type { HttpClient } from '../../api/http-client.ts';
+import { DonePage, NO_MORE_RESULTS, type ScheduleType, Task, TaskCompletion, TaskPage, type TaskStatus } from '../../../../contract/tasks.ts';
+import { api, emptyCall, jsonCall } from '../../api/api.ts';
 
-export function fetchTaskPage(
-  client: HttpClient,
-  pageSize: number,
-  status: TaskStatus,
-  cursor: string | null,
-  signal?: AbortSignal,
-): Promise<TaskPage> {
-  const headers = cursor === null ? undefined : { pageCursor: cursor };
-  // The spec's own call while the list shows active tasks; the status only when another is chosen.
-  const query = status === 'active' ? `pageSize=${pageSize}` : `pageSize=${pageSize}&status=${status}`;
-  return client.json(`/schedule?${query}`, TaskPage, { signal, headers });
-}
-
-export function fetchTask(client: HttpClient, id: string, signal?: AbortSignal): Promise<Task> {
-  return client.json(`/schedule/${encodeURIComponent(id)}`, Task, { signal });
+export interface TaskPageArgs {
+  pageSize: number;
+  status: TaskStatus;
+  cursor: string | null;
 }
 
 /** The values as the API takes them: times as ISO strings. */
 export type TaskFieldValue = string | string[] | number[] | boolean | ScheduleType | null;
 
-export function updateTaskField(client: HttpClient, id: string, key: TaskField, value: TaskFieldValue): Promise<Task> {
-  return client.json(`/schedule/${encodeURIComponent(id)}`, Task, { method: 'PUT', body: { type: 'update', key, value } });
-}
+const taskPath = (id: string) => `/schedule/${encodeURIComponent(id)}`;
 
-export function deleteTask(client: HttpClient, id: string): Promise<void> {
-  return client.empty(`/schedule/${encodeURIComponent(id)}`, { method: 'DELETE' });
-}
+export const tasksApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    taskPage: build.query<TaskPage, TaskPageArgs>({
+      query: ({ pageSize, status, cursor }) => {
+        // The plain call while the list shows active tasks; the status only when another is chosen.
+        const query = status === 'active' ? `pageSize=${pageSize}` : `pageSize=${pageSize}&status=${status}`;
+        return jsonCall(`/schedule?${query}`, TaskPage, cursor === null ? {} : { headers: { pageCursor: cursor } });
+      },
+      keepUnusedDataFor: 0,
+    }),
+    task: build.query<Task, string>({
+      query: (id) => jsonCall(taskPath(id), Task),
+      keepUnusedDataFor: 0,
+    }),
+    updateTaskField: build.mutation<Task, { id: string; key: TaskField; value: TaskFieldValue }>({
+      query: ({ id, key, value }) => jsonCall(taskPath(id), Task, { method: 'PUT', body: { type: 'update', key, value } }),
+    }),
+    completeTask: build.mutation<Task, string>({
+      query: (id) => jsonCall(taskPath(id), Task, { method: 'PUT', body: { type: 'complete' } }),
+    }),
+    deleteTask: build.mutation<null, string>({
+      query: (id) => emptyCall(taskPath(id), { method: 'DELETE' }),
+    }),
+    /** The create payload of docs/behaviour/tasks-and-notices.md: name, first time, and the schedule type chosen (d unless another is). */
+    createTask: build.mutation<Task, Pick<CreateTaskBody, 'name'> & { first_schedule_time: string; schedule_type: ScheduleType }>({
+      query: (body) => jsonCall('/schedule/', Task, { method: 'POST', body }),
+    }),
+    /** Each Complete of the task; `version` (the task's update time) names the history after each change. */
+    completions: build.query<TaskCompletion[], { id: string; version: string }>({
+      query: ({ id }) => jsonCall(`/schedule/${encodeURIComponent(id)}/completions`, TaskCompletion.array()),
+    }),
+    /** The Done list, a page of `pageSize` at a time: every occurrence completed, the latest first. */
+    done: build.infiniteQuery<DonePage, number, string | null>({
+      infiniteQueryOptions: {
+        initialPageParam: null,
+        getNextPageParam: (last) => (last.cursor === NO_MORE_RESULTS ? undefined : last.cursor),
+      },
+      query: ({ queryArg: pageSize, pageParam }) =>
+        jsonCall(`/schedule/completions?pageSize=${pageSize}`, DonePage, pageParam === null ? {} : { headers: { pageCursor: pageParam } }),
+    }),
+  }),
+});
 
-export function fetchCompletions(client: HttpClient, id: string, signal?: AbortSignal): Promise<TaskCompletion[]> {
-  return client.json(`/schedule/${encodeURIComponent(id)}/completions`, TaskCompletion.array(), { signal });
-}
-
-export function completeTask(client: HttpClient, id: string): Promise<Task> {
-  return client.json(`/schedule/${encodeURIComponent(id)}`, Task, { method: 'PUT', body: { type: 'complete' } });
-}
-
-/** The create payload of spec §3: name, first time, and schedule type d. */
-export function createTask(
-  client: HttpClient,
-  body: Pick<CreateTaskBody, 'name'> & { first_schedule_time: string; schedule_type: 'd' },
-): Promise<Task> {
-  return client.json('/schedule/', Task, { method: 'POST', body });
-}
+export const { useCompletionsQuery, useDoneInfiniteQuery } = tasksApi;

@@ -12,7 +12,7 @@ const page = (ids: string[], more: boolean): TaskPage => ({
 const reduce = taskSlice.reducer;
 
 describe('the task slice', () => {
-  it('replaces the list with the first page and appends later ones; the cursor follows queryInfo (spec §4)', () => {
+  it('replaces the list with the first page and appends later ones; the cursor follows queryInfo (docs/behaviour/tasks-and-notices.md)', () => {
     let state = reduce(undefined, errorReported('old failure'));
     state = reduce(state, tasksReceived(page(['a', 'b'], true)));
     expect(state.tasks.map((t) => t.id)).toEqual(['a', 'b']);

@@ -4,10 +4,10 @@ import { z } from 'zod';
 import { screenChanged } from '../../lib/screen-changed.ts';
 import { DEFAULT_TASK_PAGE_SIZE, NO_MORE_RESULTS, Task, type TaskPage, TaskStatus } from '../../../../contract/tasks.ts';
 
-/** The task list state (spec §3). */
+/** The task list state (docs/behaviour/tasks-and-notices.md). */
 export const TaskState = z.object({
   pageSize: z.number().int().positive(),
-  /** Which tasks the list shows: Active (the spec's list), Done or All. */
+  /** Which tasks the list shows: Active (the default list), Done or All. */
   status: TaskStatus.default('active'),
   /** The next page's cursor; NO_MORE_RESULTS once the list is whole; null before the first page. */
   pageCursor: z.string().nullable(),
@@ -31,7 +31,7 @@ function listed(status: TaskStatus, task: Task): boolean {
   return status === 'all' || task.active === (status === 'active');
 }
 
-/** The cursor for the next page (spec §4): the marker when there is none, else the end cursor. */
+/** The cursor for the next page (docs/behaviour/tasks-and-notices.md): the marker when there is none, else the end cursor. */
 function nextCursor(page: TaskPage): string {
   return page.queryInfo.moreResults === NO_MORE_RESULTS ? NO_MORE_RESULTS : (page.queryInfo.endCursor ?? NO_MORE_RESULTS);
 }

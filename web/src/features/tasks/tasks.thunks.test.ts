@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import { MORE_RESULTS_AFTER_LIMIT, NO_MORE_RESULTS, type TaskPage } from '../../../../contract/tasks.ts';
 import { ApiError } from '../../api/api-error.ts';
+import { createApiStore } from '../../api/api-store.ts';
 import type { HttpClient, RequestOptions } from '../../api/http-client.ts';
 import { aTask } from './tasks.test-data.ts';
 import { taskSlice as slice, statusChosen } from './tasks.slice.ts';
@@ -30,7 +31,8 @@ function fakeApi() {
         queryInfo: { endCursor: ids.at(-1) ?? null, moreResults: more ? MORE_RESULTS_AFTER_LIMIT : NO_MORE_RESULTS },
       } satisfies TaskPage;
     } else if (options.method === 'POST') {
-      reply = { ...aTask('new'), name: (options.body as { name: string }).name };
+      const body = options.body as { name: string; schedule_type: string };
+      reply = { ...aTask('new'), name: body.name, schedule_type: body.schedule_type };
     } else {
       reply = aTask(decodeURIComponent(url.pathname.split('/').at(-1)!));
     }
@@ -45,7 +47,9 @@ function fakeApi() {
       throw refused;
     }
   };
-  const client: HttpClient = { json, empty, stream: unused };
+  const http: HttpClient = { json, empty, stream: unused };
+  // The thunks run their calls through the cache's store, as in the app.
+  const client = createApiStore(http).dispatch;
   return { client, calls, refuse: (status: number, message: string) => (refusal = new ApiError(status, message)) };
 }
 
@@ -101,19 +105,22 @@ describe('task thunks', () => {
     expect(store.getState().task.operationError).toBeNull();
   });
 
-  it('creates a daily task, and logs and rethrows a failed create', async () => {
+  it('creates a daily task unless another kind is chosen, and logs and rethrows a failed create', async () => {
     const api = fakeApi();
     const store = newStore();
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     const created = await store.dispatch(addTask(api.client, { name: 'Water', first_schedule_time: '2030-03-06T09:00:00-05:00' }));
     expect(created.name).toBe('Water');
     expect(store.getState().task.curTask?.id).toBe('new');
+    // Daily, as the specification's create payload, unless another kind is chosen.
+    expect(created.schedule_type).toBe('d');
+    expect((await store.dispatch(addTask(api.client, { name: 'Once', first_schedule_time: '2030-03-06T09:00:00-05:00', schedule_type: 'o' }))).schedule_type).toBe('o');
     api.refuse(400, 'name is too long');
     await expect(store.dispatch(addTask(api.client, { name: 'x', first_schedule_time: '2030-03-06T09:00:00-05:00' }))).rejects.toThrow('name is too long');
     expect(logged).toHaveBeenCalledOnce();
   });
 
-  it('asks for the chosen status, keeping the spec\'s call for active tasks', async () => {
+  it('asks for the chosen status, keeping the plain call for active tasks', async () => {
     const api = fakeApi();
     const store = newStore();
     store.dispatch(statusChosen('done'));
