@@ -180,11 +180,13 @@ describe('the way back, end to end', () => {
     expect(await page.getByRole('searchbox', { name: 'Search books' }).inputValue()).toBe('garden');
     expect(await bookCards.count()).toBe(20);
     await expect.poll(() => scrollY(page)).toBeCloseTo(place, -1);
-    // The catalogue loads' progress stream opens with the page, and the account's search settings
-    // are asked again (another browser may have changed them, issue 37); no search or book is.
+    // The catalogue loads' progress stream opens with the page; the account's search settings and
+    // "Continue reading" are asked again (another browser may have changed the one, the reader or an
+    // e-reader moved the other: issues 37 and 38); no search or book is.
+    const askedAgain = new Set(['GET /api/books/search-settings', 'GET /api/books/continue']);
     const bookReads = requests.filter(
       (request) =>
-        request.startsWith('GET /api/books') && !request.startsWith('GET /api/books/index/') && request !== 'GET /api/books/search-settings',
+        request.startsWith('GET /api/books') && !request.startsWith('GET /api/books/index/') && !askedAgain.has(request),
     );
     expect(bookReads).toEqual([]);
 
