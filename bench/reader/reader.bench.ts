@@ -127,7 +127,7 @@ function caseSection(name: ReaderCase, result: CaseResult): string {
   const appPage = median(runs.map((run) => run.appPageMs));
   return `## ${CASE_TITLE[name](result)}
 
-| round | first page (ms) | floor: the book's page, cold (ms) | file bytes fetched by the first page | requests for the file | file bytes 2 s later | all bytes of the load | floor: ${FORMAT[name] === 'pdf' ? 'first 64 KB range' : 'whole file'} fetched by Node (ms) |
+| round | first page (ms) | floor: the book's page, cold (ms) | file bytes fetched by the first page (bodies and headers) | requests for the file | file bytes 2 s later | all bytes of the load | floor: ${FORMAT[name] === 'pdf' ? 'first 64 KB range' : 'whole file'} fetched by Node (ms) |
 |---|---:|---:|---:|---:|---:|---:|---:|
 ${runs.map((run, i) => `| ${i + 1} | ${run.firstPageMs} | ${run.appPageMs} | ${kb(run.fileBytes)} KB | ${run.fileRequests} | ${kb(run.fileBytesSettled)} KB | ${kb(run.allBytes)} KB | ${result.fileFloorMs[i]} |`).join('\n')}
 | **median** | **${firstPage}** (${(firstPage / appPage).toFixed(1)}× the app's page) | ${appPage} | ${kb(median(runs.map((run) => run.fileBytes)))} KB of ${kb(result.fileBytes)} | ${median(runs.map((run) => run.fileRequests))} | | ${kb(median(runs.map((run) => run.allBytes)))} KB | ${median(result.fileFloorMs)} |
