@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Book } from './books.ts';
+import { Book, BookResults } from './books.ts';
 
 /**
  * The three shelves every person has, one reading status at a time (docs/behaviour/books.md);
@@ -72,12 +72,13 @@ export const ShelfBooksQuery = z.strictObject({
   size: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(25),
 });
 
-/** A page of a shelf's books, last added first, as the books page shows them. */
+/** A page of a shelf's books, last added first, as the books page shows them, with the viewer's progress as the books page gives it. */
 export const ShelfBooks = z.object({
   shelf: Shelf,
   total: z.number().int().nonnegative(),
   library_folder: z.string(),
   files_served: z.boolean(),
   books: z.array(Book),
+  progress: BookResults.shape.progress,
 });
 export type ShelfBooks = z.infer<typeof ShelfBooks>;

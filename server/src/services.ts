@@ -300,7 +300,13 @@ export async function createServices(options: ServicesOptions) {
     linkPreviews,
     books,
     bookSearchPreferences: createBookSearchPreferencesStore(db, clock),
-    shelves: createShelvesService({ store: createShelvesStore(db), books, clock, filesServed: config.calibreLibrary !== undefined }),
+    shelves: createShelvesService({
+      store: createShelvesStore(db),
+      books,
+      clock,
+      filesServed: config.calibreLibrary !== undefined,
+      progressOf: reading.percentages,
+    }),
     reading,
     koreader,
     /** The catalogue itself, for the state of its search index (health). */

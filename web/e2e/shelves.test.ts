@@ -15,6 +15,7 @@ const POLL = { timeout: 30_000 };
 let work: string;
 let server: RunningServer;
 let browser: Browser;
+let ownerApi: ReturnType<typeof apiAs>;
 /** Book ids by title. */
 const bookIds: Record<string, string> = {};
 
@@ -29,9 +30,9 @@ beforeAll(async () => {
     if (Date.now() > until) throw new Error(`the library was not loaded: ${JSON.stringify(health)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const token = await createAccount(server.baseUrl, OWNER);
+  ownerApi = apiAs(server.baseUrl, await createAccount(server.baseUrl, OWNER));
   await createAccount(server.baseUrl, MEMBER);
-  const books = (await (await apiAs(server.baseUrl, token)('/api/books?size=100')).json()) as { books: Array<{ id: string; title: string }> };
+  const books = (await (await ownerApi('/api/books?size=100')).json()) as { books: Array<{ id: string; title: string }> };
   for (const book of books.books) bookIds[book.title] = book.id;
 });
 afterAll(async () => {
@@ -92,10 +93,13 @@ describe('shelves (issue 38), end to end', () => {
     await page.locator('.shelf-menu').getByLabel('Family reading').click();
     await expect.poll(() => page.locator('.shelf-menu').getByLabel('Family reading').isChecked(), POLL).toBe(true);
 
-    // The shelf's page shows it as the books page does.
+    // The shelf's page shows it as the books page does, with how far the owner has read it.
+    const saved = await ownerApi(`/api/books/${encodeURIComponent(bookIds['The Science of Discworld']!)}/position`, 'PUT', { percentage: 0.42, device: 'Test' });
+    expect(saved.status).toBe(200);
     await page.locator('#nav-shelves').click();
     await page.locator('#my-shelves').getByRole('link', { name: 'Family reading' }).click();
     await expect.poll(() => cardTitles(page), POLL).toEqual(['The Science of Discworld']);
+    await expect.poll(() => page.locator('article.book-card .book-progress').allInnerTexts(), POLL).toEqual(['42 % read']);
     const shelfId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
     await page.goto('/shelf');
     const readShelf = page.locator('#my-shelves li').filter({ has: page.getByRole('link', { name: 'Read', exact: true }) });

@@ -32,13 +32,15 @@ type Dependencies = {
   clock: Clock;
   /** Whether the server serves covers and files (a Calibre library folder): the shelf page shows covers then. */
   filesServed: boolean;
+  /** How far a user has read each of these books that has a position (reading/), for the cards' "42 % read". */
+  progressOf(userId: string, bookIds: readonly string[]): Promise<Map<string, number>>;
 };
 
 /**
  * Each person's shelves (docs/behaviour/books.md): the three built in, made the first time they
  * are needed, and the named ones, which their owner may share with members of the household.
  */
-export function createShelvesService({ store, books, clock, filesServed }: Dependencies) {
+export function createShelvesService({ store, books, clock, filesServed, progressOf }: Dependencies) {
   async function shelf(viewerId: string, shelfId: string): Promise<Shelf> {
     await store.ensureBuiltIns(viewerId, clock.now());
     const row = await store.find(viewerId, shelfId);
@@ -122,13 +124,15 @@ export function createShelvesService({ store, books, clock, filesServed }: Depen
     /** A page of a shelf's books, last added first, as the books page's cards show them. */
     async books(viewerId: string, shelfId: string, from: number, size: number): Promise<ShelfBooks> {
       const seen = await shelf(viewerId, shelfId);
-      const [found, libraryFolder] = await Promise.all([books.getMany(await store.bookIds(viewerId, shelfId, from, size)), books.libraryFolder()]);
+      const bookIds = await store.bookIds(viewerId, shelfId, from, size);
+      const [found, libraryFolder, progress] = await Promise.all([books.getMany(bookIds), books.libraryFolder(), progressOf(viewerId, bookIds)]);
       return {
         shelf: seen,
         total: seen.book_count,
         library_folder: libraryFolder,
         files_served: filesServed,
         books: found.map(({ comment: _comment, ...book }, at) => ({ ...book, index: from + at })),
+        progress: Object.fromEntries(progress),
       };
     },
 

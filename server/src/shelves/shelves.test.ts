@@ -165,6 +165,26 @@ describe.each(testDialects)('shelves on %s', (dialect) => {
     expect(ShelfBooks.parse((await call(person, 'GET', `/api/shelves/${shelf.id}/books`)).json()).total).toBe(3);
   });
 
+  it('gives each viewer of a shelf how far they have read its books, as the books page does', async () => {
+    const shelf = await made(owner, 'Half read');
+    for (const title of ['Les Misérables', 'The Globe']) {
+      t.clock.advance(1000);
+      expect((await call(owner, 'PUT', `/api/shelves/${shelf.id}/books/${book[title]}`)).statusCode).toBe(200);
+    }
+    expect((await call(owner, 'PUT', `/api/shelves/${shelf.id}/members`, { members: [{ user_id: seer.user.uid, access: 'see' }] })).statusCode).toBe(200);
+    const read = async (who: Person, title: string, percentage: number) =>
+      expect((await call(who, 'PUT', `/api/books/${book[title]}/position`, { percentage, device: 'Test' })).statusCode).toBe(200);
+    await read(owner, 'The Globe', 0.42);
+    await read(seer, 'Les Misérables', 0.5);
+    await read(seer, 'The Science of Discworld', 0.9);
+    const progressOn = async (who: Person) => ShelfBooks.parse((await call(who, 'GET', `/api/shelves/${shelf.id}/books`)).json()).progress;
+    expect(await progressOn(owner)).toEqual({ [book['The Globe']!]: 0.42 });
+    // Only the page's books, and only the viewer's own positions.
+    expect(await progressOn(seer)).toEqual({ [book['Les Misérables']!]: 0.5 });
+    const search = BookResults.parse((await t.app.inject({ url: '/api/books?size=100', headers: bearer(owner.idToken) })).json());
+    expect(search.progress[book['The Globe']!]).toBe(0.42);
+  });
+
   it('answers another person’s unshared shelf with a 404 to every call, and changes nothing', async () => {
     const shelf = await made(owner, 'Private');
     await call(owner, 'PUT', `/api/shelves/${shelf.id}/books/${book['The Globe']}`);

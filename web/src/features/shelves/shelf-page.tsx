@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { useListChanges } from '../../lib/use-list-changes.ts';
+import { withProgress } from '../books/books.slice.ts';
 import { ShelfSharing } from './shelf-sharing.tsx';
 import { useDeleteShelfMutation, useRenameShelfMutation, useShelfBooksQuery } from './shelves.api.ts';
 
@@ -122,13 +123,15 @@ function ShelfHeading({ shelf }: { shelf: Shelf }) {
 function ShelfBooksPage({ id, from, last, onMore }: { id: string; from: number; last: boolean; onMore(): void }) {
   const { BookCards } = useBookSlots();
   const { data, error, isFetching } = useShelfBooksQuery({ id, from, size: PAGE_SIZE });
+  // The cards show "42 % read" as the books page's do, from the reply's progress beside its books.
+  const books = useMemo(() => (data === undefined ? [] : withProgress(data)), [data]);
   if (error !== undefined) return <Alert variant="danger">{errorMessage(error)}</Alert>;
   if (data === undefined) return isFetching ? <LoadingSpinner /> : null;
   if (data.total === 0) return <p id="shelf-empty">No books on this shelf yet: add them from a book’s page or card.</p>;
   const remaining = data.total - from - data.books.length;
   return (
     <>
-      {BookCards && <BookCards books={data.books} libraryFolder={data.library_folder} filesServed={data.files_served} />}
+      {BookCards && <BookCards books={books} libraryFolder={data.library_folder} filesServed={data.files_served} />}
       {last && remaining > 0 && (
         <div className="d-grid my-3">
           <Button variant="outline-primary" onClick={onMore}>
