@@ -136,10 +136,25 @@ describe('a library one can walk (issue 37), end to end', () => {
     await grid.locator('li').filter({ hasText: 'Fräulein Else' }).locator('.book-grid-blank').waitFor();
     await screenshots(page, 'books-cover-grid', () => grid.getByRole('img', { name: 'Cover of The Globe' }).waitFor());
 
+    // The book page shows the list's copy at once, then the cover comes: held back here, so that
+    // the author link's place is read before it. The link must not move when the picture comes
+    // (it did, and a click aimed at it landed on nothing).
+    let releaseCover = () => {};
+    const coverHeld = new Promise<void>((resolve) => (releaseCover = resolve));
+    await page.route('**/api/books/*/cover?size=full', async (route) => {
+      await coverHeld;
+      await route.continue();
+    });
     await grid.getByRole('link', { name: 'Les Misérables' }).click();
     await page.getByRole('heading', { level: 1, name: 'Les Misérables' }).waitFor();
     await page.locator('#book-detail').getByText('by Victor Hugo').waitFor();
-    await page.locator('#book-detail').getByRole('link', { name: 'Victor Hugo' }).click();
+    const author = page.locator('#book-detail').getByRole('link', { name: 'Victor Hugo' });
+    const before = await author.boundingBox();
+    releaseCover();
+    await page.locator('#book-detail').getByRole('img', { name: 'Cover of Les Misérables' }).waitFor();
+    expect(await author.boundingBox()).toEqual(before);
+    await page.unrouteAll();
+    await author.click();
     await page.getByRole('heading', { level: 1, name: 'Books by Victor Hugo' }).waitFor();
     // The grid is the account's choice now: the shelf shows covers too.
     await page.getByRole('list', { name: 'Book covers' }).getByText('Les Misérables').waitFor();

@@ -4,11 +4,18 @@ import { coverPath } from './library-files.api.ts';
 import { useObjectUrl } from './use-object-url.ts';
 import './book-cover.css';
 
-/** The cover on the book page, as Calibre keeps it; nothing when the book has none on disk (`cover_url`, on the one book's reply). */
-export function BookCover({ book }: { book: Pick<Book, 'title' | 'cover_url'> }) {
+/**
+ * The cover on the book page, as Calibre keeps it; nothing when the book has none on disk
+ * (`cover_url`, on the one book's reply). The stored copy of a book, shown before that reply, has
+ * no `cover_url` yet: when it has a cover that the server serves (`filesServed`, as the list said),
+ * the cover's box is there from the first render, so that the text beside it does not move when
+ * the picture comes (a click aimed at its author link would land elsewhere).
+ */
+export function BookCover({ book, filesServed }: { book: Pick<Book, 'title' | 'cover_url' | 'has_cover'>; filesServed: boolean }) {
   const url = useObjectUrl(book.cover_url ?? null);
-  if (url === null) return null;
-  return <img className="book-cover img-fluid rounded mb-3" src={url} alt={`Cover of ${book.title}`} />;
+  const coming = book.cover_url === undefined && filesServed && book.has_cover;
+  if (typeof book.cover_url !== 'string' && !coming) return null;
+  return <div className="book-cover-box mb-3">{url !== null && <img className="book-cover rounded" src={url} alt={`Cover of ${book.title}`} />}</div>;
 }
 
 /**

@@ -23,7 +23,7 @@ export function BookDetailPage() {
   const location = useLocation();
   const calls = useApiDispatch();
   const dispatch = useBooksDispatch();
-  const { books, curBook } = useSelector(selectBookSearch);
+  const { books, curBook, filesServed } = useSelector(selectBookSearch);
   const [failure, setFailure] = useState<{ id: string; message: string } | null>(null);
 
   useEffect(() => {
@@ -47,7 +47,7 @@ export function BookDetailPage() {
         {prev !== null && <NeighbourLink direction="prev" id={prev} current={id} books={books} />}
         {next !== null && <NeighbourLink direction="next" id={next} current={id} books={books} />}
       </nav>
-      {book !== null && <BookDetails book={book} />}
+      {book !== null && <BookDetails book={book} filesServed={filesServed} />}
       {book === null && <h1 className="h3">Book</h1>}
       {book === null && error !== null && <Alert variant="danger">{error}</Alert>}
       {book === null && error === null && <LoadingSpinner />}
@@ -76,11 +76,11 @@ function NeighbourLink({ direction, id, current, books }: NeighbourLinkProps) {
   );
 }
 
-function BookDetails({ book }: { book: Book }) {
+function BookDetails({ book, filesServed }: { book: Book; filesServed: boolean }) {
   return (
     <article className="d-flex flex-column flex-md-row gap-md-4">
       <div className="flex-shrink-0">
-        <BookCover book={book} />
+        <BookCover book={book} filesServed={filesServed} />
       </div>
       <div className="flex-grow-1">
         <BookText book={book} />
