@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { describeIssue } from '../../contract/field-labels.ts';
+import { isDatabaseBusy } from './storage/database-busy.ts';
 
 /** The one error the application throws on purpose: a status and a message a user may read. */
 export class AppError extends Error {
@@ -25,6 +26,9 @@ export function tooMany(what: string, msBeforeNext: number): AppError {
   return new AppError(429, `Too many ${what}; try again in ${seconds} seconds`, { 'retry-after': String(seconds) });
 }
 
+/** How long a request refused while SQLite's writer is taken is asked to wait before it tries again. */
+const BUSY_RETRY_SECONDS = 5;
+
 /** Turns every error into `{statusCode, error, message}`; 5xx details stay in the log. */
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -45,13 +49,19 @@ export function installErrorHandler(app: FastifyInstance) {
         .join('; ');
     } else if (isResponseSerializationError(error)) {
       statusCode = 500;
+    } else if (isDatabaseBusy(error)) {
+      // SQLite's one writer is taken (a long catalogue load): nothing was written, and a moment
+      // later it will be. A refusal to try again, not a failure with a stack.
+      statusCode = 503;
+      message = 'The database is busy with a catalogue load; try again in a few seconds';
+      reply.header('retry-after', String(BUSY_RETRY_SECONDS));
     } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       statusCode = error.statusCode;
       message = error.message;
     }
     // A refusal the code chose (busy, a provider down) is told by its message; its stack says
     // nothing more, and a flood of them wrote more stacks than a pipe holds to a log that may block.
-    if (statusCode >= 500 && error instanceof AppError) request.log.warn({ statusCode, message }, 'request refused');
+    if (statusCode >= 500 && (error instanceof AppError || isDatabaseBusy(error))) request.log.warn({ statusCode, message }, 'request refused');
     else if (statusCode >= 500) request.log.error({ err: error, reqId: request.id }, 'request failed');
     return reply.status(statusCode).send({ ...details, statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message });
   });
