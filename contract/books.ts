@@ -115,7 +115,7 @@ export const BookResults = z.object({
    * plain text, each matched word between U+0002 and U+0003 (to be shown as text, never as HTML).
    */
   snippets: z
-    .record(z.string(), z.string().max(2000))
+    .record(z.string(), z.string().max(1000))
     .default({})
     .describe('A few words of the text of each book of the page found by it, by book id; matches between U+0002 and U+0003'),
 });

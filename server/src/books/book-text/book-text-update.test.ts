@@ -76,7 +76,17 @@ describe("updating the books' text from Calibre's full-text database", () => {
     asCalibre((calibre) => calibre.prepare(`update books_text set searchable_text = 'a \u0002marked\u0003 word', text_hash = 'new' where book = 3`).run());
     updateBookText(calibreDb, file);
     const search = bookTextSearch(file)!;
-    expect(search.snippets(['word'], ['3'])).toEqual({ '3': 'a  marked  \u0002word\u0003' });
+    expect(search.snippets(['word'], ['3'])).toEqual({ '3': 'a marked \u0002word\u0003' });
+    search.close();
+  });
+
+  it('finds the words of a long text wherever they are, and shows the passage that holds them', () => {
+    const long = `${'Rain falls on the plain. '.repeat(400)}The albatross came back. ${'Rain falls on the plain. '.repeat(400)}`;
+    asCalibre((calibre) => calibre.prepare('update books_text set searchable_text = ?, text_hash = ? where book = 3').run(long, 'long'));
+    updateBookText(calibreDb, file);
+    expect(find('albatross', 'rain')).toEqual(['3']);
+    const search = bookTextSearch(file)!;
+    expect(search.snippets(['albatross'], ['3'])['3']).toContain('The \u0002albatross\u0003 came back');
     search.close();
   });
 

@@ -34,9 +34,11 @@ export function updateBookText(calibreDb: string, file: string): { books: number
       return !kept || kept.format !== row.format || kept.text_hash !== row.text_hash;
     });
     if (gone.length === 0 && changed.length === 0) return { books: wanted.size, changed: 0 };
-    const removeText = ours.prepare('delete from book_text where rowid = ?');
+    const removeWords = ours.prepare('delete from book_words where rowid = ?');
+    const removeText = ours.prepare('delete from book_text where book = ?');
     const removeSource = ours.prepare('delete from book_source where book = ?');
-    const addText = ours.prepare('insert into book_text (rowid, text) values (?, ?)');
+    const addWords = ours.prepare('insert into book_words (rowid, text) values (?, ?)');
+    const addText = ours.prepare('insert into book_text (book, text) values (?, ?)');
     const addSource = ours.prepare(
       `insert into book_source (book, format, text_hash) values (?, ?, ?)
        on conflict (book) do update set format = excluded.format, text_hash = excluded.text_hash`,
@@ -44,14 +46,17 @@ export function updateBookText(calibreDb: string, file: string): { books: number
     ours.exec('begin');
     try {
       for (const book of gone) {
+        removeWords.run(book);
         removeText.run(book);
         removeSource.run(book);
       }
       for (let start = 0; start < changed.length; start += BATCH) {
         for (const row of calibreTexts(calibre!, changed.slice(start, start + BATCH).map(({ id }) => id))) {
+          const text = row.searchable_text.replace(CONTROL, ' ');
+          removeWords.run(row.book);
           removeText.run(row.book);
-          // The snippets' marks are control characters: none may come from the text.
-          addText.run(row.book, row.searchable_text.replace(CONTROL, ' '));
+          addWords.run(row.book, text);
+          addText.run(row.book, text);
           addSource.run(row.book, row.format, row.text_hash);
         }
       }
