@@ -21,8 +21,15 @@ beforeAll(async () => {
   fs.cpSync(path.join(FIXTURES, 'library'), library, { recursive: true });
   fs.copyFileSync(path.join(FIXTURES, 'library-full-text/full-text-search.db'), path.join(library, 'full-text-search.db'));
   [server, browser] = await Promise.all([startServer({ ALLOW_SIGNUP: 'true', CALIBRE_LIBRARY: library }), launchBrowser()]);
+  // The library and its text are read in the background: the field is offered once both are. The
+  // first load's transaction holds SQLite's one writer, which a sign-up waits for.
+  for (const until = Date.now() + 30_000; ; ) {
+    const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as { library?: { last_load: { status: string } | null } };
+    if (health.library?.last_load?.status === 'ok') break;
+    if (Date.now() > until) throw new Error(`the library was not loaded: ${JSON.stringify(health)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const token = await createAccount(server.baseUrl, READER);
-  // The library and its text are read in the background: the field is offered once both are.
   for (const until = Date.now() + 30_000; ; ) {
     const reply = (await (await fetch(`${server.baseUrl}/api/books`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
       total?: number;

@@ -60,6 +60,11 @@ export function createBookText({ libraryFolder, file, log, debounceMs = BOOK_TEX
   /** One update at a time: a call during one runs one more after it, shared by every call meanwhile. */
   const update = (): Promise<void> => {
     if (stopped) return Promise.resolve();
+    // A library whose text calibre has never indexed costs no thread and no file.
+    if (!running && !fs.existsSync(calibreDb) && !fs.existsSync(file)) {
+      searchable = false;
+      return Promise.resolve();
+    }
     if (!running) {
       running = updateOnce().finally(() => {
         running = undefined;
