@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { BOOK_FORMATS, BOOK_SEARCH_FIELDS, type BookSearchField } from './book-fields.ts';
 import { ErrorReply } from './errors.ts';
 
-export { BOOK_FORMATS, BOOK_SEARCH_FIELDS, type BookSearchField };
+export {
+  BOOK_FORMATS,
+  BOOK_INDEXED_FIELDS,
+  BOOK_SEARCH_FIELDS,
+  type BookIndexedField,
+  type BookSearchField,
+  SNIPPET_MATCH_END,
+  SNIPPET_MATCH_START,
+} from './book-fields.ts';
 export const MAX_BOOK_PAGE_SIZE = 100;
 
 /** A book as the catalogue keeps it and the export writes it, one per line (docs/behaviour/books.md). */
@@ -97,6 +105,19 @@ export const BookResults = z.object({
     .record(z.string(), z.number().min(0).max(1))
     .default({})
     .describe("How far the signed-in user has read the page's books that have a position, by book id (0 to 1)"),
+  /**
+   * Whether the books' text can be searched (the `text` field): the Calibre library has calibre's
+   * full-text database and its text has been read (decision 0039). Without it, `text` finds nothing.
+   */
+  text_searchable: z.boolean().default(false).describe("Whether the `text` field searches the books' text (Calibre's full-text database)"),
+  /**
+   * For each book of the page found by its text, by book id, a few words of it around the matches:
+   * plain text, each matched word between U+0002 and U+0003 (to be shown as text, never as HTML).
+   */
+  snippets: z
+    .record(z.string(), z.string().max(1000))
+    .default({})
+    .describe('A few words of the text of each book of the page found by it, by book id; matches between U+0002 and U+0003'),
 });
 export type BookResults = z.infer<typeof BookResults>;
 

@@ -47,7 +47,7 @@ export async function inProcessSearch(where: IndexSourceOptions, streams: Record
         includeComment: false,
       });
       const begun = performance.now();
-      const answer = await source.answer(version, { identifier, comments }, (identified) => index.search(indexQuery, identified));
+      const answer = await source.answer(version, { identifier, comments, textIds: [] }, (identified) => index.search(indexQuery, identified));
       replyPageJson(answer.rows, indexQuery.from, comments);
       times.push(performance.now() - begun);
     }

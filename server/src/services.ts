@@ -49,6 +49,8 @@ import { indexSourceOf } from './books/search-index/index-sources.ts';
 import { createCoverThumbnails } from './books/library/covers.ts';
 import { createLibraryFiles } from './books/library/library.files.ts';
 import { createLibraryWatcher } from './books/library/library.watcher.ts';
+import { BOOK_TEXT_FILE } from './books/book-text/book-text-file.ts';
+import { createBookText } from './books/book-text/book-text.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Job } from './job.ts';
@@ -104,6 +106,7 @@ async function databaseParts({ config, storage, log, eagerSearchWorkers = false,
       createBookSearch({
         source: indexSourceOf(storage),
         file: path.join(config.dataDir, BOOK_SEARCH_INDEX_FILE),
+        ...(config.calibreLibrary ? { textFile: path.join(config.dataDir, BOOK_TEXT_FILE) } : {}),
         eager: eagerSearchWorkers,
         waitForIndex: wordIndex === 'wait',
       }),
@@ -243,7 +246,16 @@ export async function createServices(options: ServicesOptions) {
   const apiTokens = createApiTokensService({ store: createApiTokensStore(db), clock });
   const tmpDir = path.join(config.dataDir, 'tmp');
   const catalogueLoads = createCatalogueLoads({ clock, sharing: loadSharing });
-  const books = createBooksService({ catalogue, tmpDir, loads: catalogueLoads, filesServed: config.calibreLibrary !== undefined });
+  const bookText = config.calibreLibrary
+    ? createBookText({ libraryFolder: config.calibreLibrary, file: path.join(config.dataDir, BOOK_TEXT_FILE), log })
+    : undefined;
+  const books = createBooksService({
+    catalogue,
+    tmpDir,
+    loads: catalogueLoads,
+    filesServed: config.calibreLibrary !== undefined,
+    ...(bookText ? { bookText } : {}),
+  });
   const libraryFiles = createLibraryFiles(config.calibreLibrary ?? null);
   const eReaderDevices = createEReaderDevicesStore(db, clock);
   const sendToDevice = createSendToDevice({
@@ -262,7 +274,9 @@ export async function createServices(options: ServicesOptions) {
     documentIds: createDocumentIds({ db, books, files: libraryFiles }),
     clock,
   });
-  const library = config.calibreLibrary ? createLibraryWatcher({ folder: config.calibreLibrary, books, loads: catalogueLoads, tmpDir, clock, log }) : null;
+  const library = config.calibreLibrary
+    ? createLibraryWatcher({ folder: config.calibreLibrary, books, loads: catalogueLoads, tmpDir, clock, log, ...(bookText ? { bookText } : {}) })
+    : null;
 
   const jobs: Job[] = [
     { name: 'notice scheduler', start: noticeScheduler.start, stop: noticeScheduler.stop },

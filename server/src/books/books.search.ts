@@ -22,9 +22,10 @@ export interface Catalogue extends Omit<CatalogueStore, 'list'> {
   /**
    * The same search with its page as the reply gives it: a JSON array of the books, each with its
    * index and with its comment only when asked (book-row.ts, `replyBook`). The search index writes
-   * it in its searching thread; a listing's books are serialised here (`pageOfSearch`).
+   * it in its searching thread; a listing's books are serialised here (`pageOfSearch`). A search of
+   * the books' text gives, for each book of the page it found by its text, a few words of it.
    */
-  searchPage(query: CatalogueQuery): Promise<{ total: number; page: string }>;
+  searchPage(query: CatalogueQuery): Promise<{ total: number; page: string; snippets?: Record<string, string> }>;
   /** How far the search index is. */
   indexStatus(): SearchIndexStatus;
 }

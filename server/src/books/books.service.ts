@@ -7,6 +7,7 @@ import { letterOf } from './book-facets.ts';
 
 // The filing of names, for the OPDS catalogue's shelves too.
 export { authorsOf, filingName, letterOf } from './book-facets.ts';
+import type { BookText } from './book-text/book-text.ts';
 import { type Catalogue, type CatalogueQuery, catalogueQuery } from './books.search.ts';
 import { type CatalogueLoads, LoadCancelled, type LoadTracker } from './catalogue-loads.ts';
 import { countCalibreBooks, parseCalibreMetadataDb } from './import/calibre-metadata-db.ts';
@@ -48,12 +49,15 @@ export function createBooksService({
   tmpDir,
   loads,
   filesServed = false,
+  bookText,
   keptReplyBytes = KEPT_REPLY_BYTES,
 }: {
   catalogue: Catalogue;
   tmpDir: string;
   loads: CatalogueLoads;
   filesServed?: boolean;
+  /** The books' text (book-text/), when the catalogue follows a Calibre library. */
+  bookText?: Pick<BookText, 'searchable' | 'version'>;
   keptReplyBytes?: number;
 }) {
   // The catalogue changes only when a load commits, and its broad searches (a lone common word)
@@ -108,8 +112,9 @@ export function createBooksService({
 
   /** The reply's JSON, keys in the contract's order: its books come written (`Catalogue.searchPage`). */
   async function search(question: CatalogueQuery, version: string): Promise<string> {
-    const [{ total, page }, libraryFolder] = await Promise.all([catalogue.searchPage(question), libraryFolderAt(version)]);
-    return `{"total":${total},"library_folder":${JSON.stringify(libraryFolder)},"files_served":${filesServed},"books":${page}}`;
+    const [{ total, page, snippets }, libraryFolder] = await Promise.all([catalogue.searchPage(question), libraryFolderAt(version)]);
+    const text = `"text_searchable":${bookText?.searchable() ?? false},"snippets":${JSON.stringify(snippets ?? {})}`;
+    return `{"total":${total},"library_folder":${JSON.stringify(libraryFolder)},"files_served":${filesServed},${text},"books":${page}}`;
   }
 
   return {
@@ -121,7 +126,8 @@ export function createBooksService({
     async searchReply(query: BookQuery): Promise<string> {
       const question = catalogueQuery(query);
       const version = await catalogue.version();
-      const key = `${version} ${JSON.stringify(question)}`;
+      // The books' text changes apart from the catalogue: whether it is searched shows in every reply.
+      const key = `${version} ${bookText?.version() ?? 0} ${bookText?.searchable() ?? false} ${JSON.stringify(question)}`;
       let reply = replies.get(key);
       if (!reply) {
         reply = await search(question, version);

@@ -1,4 +1,5 @@
-import type { BookSearchField, CatalogueBook } from '../../../contract/books.ts';
+import type { BookIndexedField } from '../../../contract/book-fields.ts';
+import type { CatalogueBook } from '../../../contract/books.ts';
 import { htmlText } from '../search/search-text.ts';
 
 /**
@@ -13,7 +14,7 @@ import { htmlText } from '../search/search-text.ts';
  */
 export function indexedText(
   book: Pick<CatalogueBook, 'id' | 'title' | 'author' | 'comment' | 'path' | 'formats' | 'tags' | 'series' | 'identifiers'>,
-): Record<BookSearchField, string> {
+): Record<BookIndexedField, string> {
   const files = book.formats.length > 0 ? book.formats : [book.path];
   const about = [book.comment ? htmlText(book.comment) : '', ...book.tags, book.series ?? ''];
   return {

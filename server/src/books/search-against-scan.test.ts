@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOOK_FORMATS, BOOK_SEARCH_FIELDS, type BookSearchField, BookResults } from '../../../contract/books.ts';
+import { BOOK_FORMATS, BOOK_INDEXED_FIELDS, type BookIndexedField, BookResults } from '../../../contract/books.ts';
 import { random } from '../../../bench/books/generate-catalogue.ts';
 import { searchTerms, searchWords } from '../search/search-text.ts';
 import { multipart } from '../test/multipart.ts';
@@ -35,7 +35,7 @@ type Generated = {
   series: string | null;
   identifiers: Record<string, string>;
   /** The words of each field as a user reads it: the comment's words, the paths below the library. */
-  words: Record<BookSearchField, string[]>;
+  words: Record<BookIndexedField, string[]>;
   extensions: string[];
   identifier: string;
 };
@@ -103,12 +103,12 @@ function calibreJson(books: Generated[]): Buffer {
   );
 }
 
-type Query = { keys: string; fields: BookSearchField[]; format: '' | (typeof BOOK_FORMATS)[number] };
+type Query = { keys: string; fields: BookIndexedField[]; format: '' | (typeof BOOK_FORMATS)[number] };
 
 function randomQuery(r: ReturnType<typeof random>, books: Generated[]): Query {
-  const fields = BOOK_SEARCH_FIELDS.filter(() => r.int(2) === 0);
+  const fields = BOOK_INDEXED_FIELDS.filter(() => r.int(2) === 0);
   const format = r.int(6) === 0 ? r.pick(BOOK_FORMATS) : '';
-  const chosen = fields.length > 0 ? fields : [r.pick(BOOK_SEARCH_FIELDS)];
+  const chosen = fields.length > 0 ? fields : [r.pick(BOOK_INDEXED_FIELDS)];
   if (r.int(20) === 0) {
     const identifier = r.pick(books.filter((book) => book.identifier)).identifier.split(':')[1]!;
     return { keys: identifier.replace(/(\d{3})(\d)(\d{2})/, '$1-$2-$3-'), fields: chosen, format };

@@ -20,6 +20,8 @@ const defaults: RootState = {
     narrowing: null,
     libraryFolder: '',
     filesServed: false,
+    textSearchable: false,
+    snippets: {},
     preparing: null,
   },
   auth: { authenticated: false },

@@ -5,6 +5,8 @@ import type { Clock } from '../../clock.ts';
 import type { Logger } from '../../logger.ts';
 import type { Job } from '../../job.ts';
 import { AppError } from '../../errors.ts';
+import type { BookText } from '../book-text/book-text.ts';
+import { CALIBRE_FULL_TEXT_DB } from '../book-text/calibre-text.ts';
 import type { BooksService } from '../books.service.ts';
 import type { CatalogueLoads } from '../catalogue-loads.ts';
 import { isBusy, withMetadataDbSnapshot } from './library.snapshot.ts';
@@ -31,6 +33,8 @@ export type LibraryWatcherOptions = {
   clock: Clock;
   log: Logger;
   debounceMs?: number;
+  /** The books' text, read again whenever Calibre's full-text database changes (decision 0039). */
+  bookText?: Pick<BookText, 'update' | 'changed' | 'stop'>;
 };
 
 /**
@@ -39,7 +43,7 @@ export type LibraryWatcherOptions = {
  * in one transaction, so searches answer from the old catalogue until it commits, and a load that
  * fails leaves it as it was. One load at a time; a change during a load causes one more load after it.
  */
-export function createLibraryWatcher({ folder, books, loads, tmpDir, clock, log, debounceMs = LIBRARY_DEBOUNCE_MS }: LibraryWatcherOptions) {
+export function createLibraryWatcher({ folder, books, loads, tmpDir, clock, log, debounceMs = LIBRARY_DEBOUNCE_MS, bookText }: LibraryWatcherOptions) {
   const metadataDb = path.join(folder, METADATA_DB);
   let watcher: fs.FSWatcher | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -116,15 +120,17 @@ export function createLibraryWatcher({ folder, books, loads, tmpDir, clock, log,
       // a watch on the file itself would not survive.
       watcher = fs.watch(folder, (_event, name) => {
         if (name === null || name.startsWith(METADATA_DB)) schedule();
+        if (name === null || name.startsWith(CALIBRE_FULL_TEXT_DB)) bookText?.changed();
       });
       watcher.on('error', (error) => log.error({ err: error, library: folder }, 'watching the Calibre library failed'));
       run();
+      void bookText?.update();
     },
     async stop() {
       stopped = true;
       clearTimeout(timer);
       watcher?.close();
-      await running;
+      await Promise.all([running, bookText?.stop()]);
     },
   };
   return { ...job, status: (): LibraryStatus => structuredClone(status) };

@@ -8,7 +8,7 @@ import { fromRow } from '../book-row.ts';
 import type { CatalogueQuery } from '../books.search.ts';
 import type { CatalogueIndexData } from './catalogue-index.ts';
 import type { IndexSourceOptions } from './index-sources.ts';
-import type { AnswerAs, BuildOptions, BuildReply, SearchReply, SearchRequest } from './index-messages.ts';
+import type { AnswerAs, BuildOptions, BuildReply, SearcherOptions, SearchReply, SearchRequest } from './index-messages.ts';
 
 /**
  * The book search: the one engine that answers a search with words (README.md). The books service
@@ -17,8 +17,8 @@ import type { AnswerAs, BuildOptions, BuildReply, SearchReply, SearchRequest } f
 export interface BookSearch {
   /** The matching books' exact count and the page's books. */
   search(query: CatalogueQuery): Promise<{ total: number; books: CatalogueBook[] }>;
-  /** The same, the page as the reply's JSON array (book-row.ts, `replyPageJson`). */
-  searchPage(query: CatalogueQuery): Promise<{ total: number; page: string }>;
+  /** The same, the page as the reply's JSON array (book-row.ts, `replyPageJson`), with the snippets of its books found by their text. */
+  searchPage(query: CatalogueQuery): Promise<{ total: number; page: string; snippets: Record<string, string> }>;
   /** A facet's values with their counts of books, as the index counted them when it was built; waits or is refused as a search. */
   facet(facet: BookFacet): Promise<BrowseEntry[]>;
   status(): SearchIndexStatus;
@@ -33,6 +33,8 @@ export type BookSearchOptions = {
   source: IndexSourceOptions;
   /** The index file, kept beside the data (`DATA_DIR`) so that a restart reads it rather than building; none: not kept. */
   file?: string;
+  /** The file of the books' text (book-text/), searched for the `text` field; none: the field finds nothing. */
+  textFile?: string;
   /** Read or build the index now (a server) rather than at the first search (tests and commands). */
   eager?: boolean;
   /**
@@ -73,6 +75,7 @@ type Searcher = {
 export function createBookSearch({
   source,
   file,
+  textFile,
   eager = false,
   waitForIndex = false,
   threads = os.availableParallelism(),
@@ -126,7 +129,7 @@ export function createBookSearch({
   };
 
   const startSearcher = (): Searcher => {
-    const worker = new Worker(moduleBeside(import.meta.url, './index-worker'), { workerData: { source } });
+    const worker = new Worker(moduleBeside(import.meta.url, './index-worker'), { workerData: { source, textFile } satisfies SearcherOptions });
     const searcher: Searcher = { worker, waiting: new Map() };
     worker.on('message', (reply: SearchReply) => {
       const waiting = searcher.waiting.get(reply.id);

@@ -1,4 +1,4 @@
-import { BOOK_FORMATS, BOOK_SEARCH_FIELDS, type BookSearchField } from '../../../../contract/book-fields.ts';
+import { BOOK_FORMATS, BOOK_INDEXED_FIELDS, type BookIndexedField, type BookSearchField } from '../../../../contract/book-fields.ts';
 import { searchWords } from '../../search/search-text.ts';
 import type { StoredBook } from '../book-row.ts';
 import { RANKED_MATCH_LIMIT, ranksTitleMatchesFirst } from '../book-ranking.ts';
@@ -57,7 +57,7 @@ export type CatalogueIndexData = {
   /** Each book's `seq`, in 32 bits while every one fits (4 MB less at a million books), else in 64. */
   seqs: Uint32Array | Float64Array;
   titleWords: Uint16Array;
-  postings: Record<BookSearchField, FieldPostingsData>;
+  postings: Record<BookIndexedField, FieldPostingsData>;
   byFormat: DocBits[];
   /** What the catalogue is browsed by, each value with its count of books (book-facets.ts); the main thread's alone. */
   facets: Record<BookFacet, BrowseEntry[]>;
@@ -74,8 +74,8 @@ export type CatalogueIndex = {
  * is unions and intersections of bitmaps and an exact count, whatever its words (docs/book-search.md). A prefix that expands to many books (a lone "a") is unioned once and kept.
  */
 export function catalogueIndexBuilder() {
-  const fields = Object.fromEntries(BOOK_SEARCH_FIELDS.map((field) => [field, fieldPostingsBuilder()])) as Record<
-    BookSearchField,
+  const fields = Object.fromEntries(BOOK_INDEXED_FIELDS.map((field) => [field, fieldPostingsBuilder()])) as Record<
+    BookIndexedField,
     ReturnType<typeof fieldPostingsBuilder>
   >;
   let seqs = new Float64Array(1024);
@@ -110,12 +110,12 @@ export function catalogueIndexBuilder() {
         format_mask: Number(row.format_mask),
         publisher: row.publisher,
       });
-      for (const field of BOOK_SEARCH_FIELDS) fields[field].add(doc, searchWords(text[field]));
+      for (const field of BOOK_INDEXED_FIELDS) fields[field].add(doc, searchWords(text[field]));
     },
 
     finish(): CatalogueIndexData {
-      const postings = Object.fromEntries(BOOK_SEARCH_FIELDS.map((field) => [field, fields[field].finish()])) as Record<
-        BookSearchField,
+      const postings = Object.fromEntries(BOOK_INDEXED_FIELDS.map((field) => [field, fields[field].finish()])) as Record<
+        BookIndexedField,
         FieldPostingsData
       >;
       const byFormat = BOOK_FORMATS.map((_, bit) => {
@@ -145,27 +145,30 @@ export function catalogueIndexBuilder() {
 
 /** The searches of a built index: each thread reads the shared arrays through an object of its own. */
 export function catalogueIndex({ books, seqs, titleWords, postings: data, byFormat }: Omit<CatalogueIndexData, 'facets'>): CatalogueIndex {
-  const postings = Object.fromEntries(BOOK_SEARCH_FIELDS.map((field) => [field, fieldPostings(data[field])])) as Record<
-    BookSearchField,
+  const postings = Object.fromEntries(BOOK_INDEXED_FIELDS.map((field) => [field, fieldPostings(data[field])])) as Record<
+    BookIndexedField,
     FieldPostings
   >;
 
   /** One term of a search: its words' place in each field where it has any, and how many books they list (its cost). */
-  type Term = { word: string; key: string; ranges: Array<{ field: BookSearchField; range: WordRange }>; cost: number };
-  const term = (word: string, fields: readonly BookSearchField[], ranges: Term['ranges']): Term => ({
+  type Term = { word: string; key: string; ranges: Array<{ field: BookIndexedField; range: WordRange }>; cost: number };
+  const term = (word: string, fields: readonly BookIndexedField[], ranges: Term['ranges']): Term => ({
     word,
     key: `${fields.join(',')} ${word}`,
     ranges,
     cost: ranges.reduce((sum, { field, range }) => sum + postings[field].postingsIn(range), 0),
   });
-  const termsOf = (words: readonly string[], fields: readonly BookSearchField[]): Term[] =>
-    words.map((word) =>
+  /** The terms over the fields the index holds: the books' text is searched beside it (book-text/), its books given as `identified`. */
+  const termsOf = (words: readonly string[], searched: readonly BookSearchField[]): Term[] => {
+    const fields = searched.filter((field): field is BookIndexedField => field !== 'text');
+    return words.map((word) =>
       term(
         word,
         fields,
         fields.map((field) => ({ field, range: postings[field].prefixRange(word) })).filter(({ range }) => hasWords(range)),
       ),
     );
+  };
   /** The same terms over the title alone, from the title's words they found already. */
   const overTitle = (terms: readonly Term[]): Term[] =>
     terms.map(({ word, ranges }) => term(word, ['title'], ranges.filter(({ field }) => field === 'title')));
@@ -292,7 +295,8 @@ export function catalogueIndex({ books, seqs, titleWords, postings: data, byForm
 
   /** The total of the sparse path's matches and its page, ranked as `ranked` ranks the bit set's. */
   const rankedDocs = (query: IndexQuery, terms: readonly Term[], identified: readonly number[], found: number[]) => {
-    const extra = identified.map(docOf).filter((doc) => doc >= 0 && !found.includes(doc));
+    const inFound = new Set(found);
+    const extra = [...new Set(identified.map(docOf))].filter((doc) => doc >= 0 && !inFound.has(doc));
     let matches = extra.length === 0 ? found : [...found, ...extra].sort((a, b) => a - b);
     if (query.format !== '') {
       const formatBits = byFormat[BOOK_FORMATS.indexOf(query.format)]!;

@@ -15,6 +15,9 @@ export type BuildReply =
   | { type: 'built'; builtFrom: BuiltFrom; index: CatalogueIndexData; from: 'file' | 'database' }
   | { type: 'build-failed'; message: string };
 
+/** What a searching thread is started with: the catalogue, and the file of the books' text (book-text/) when there is a library. */
+export type SearcherOptions = { source: IndexSourceOptions; textFile: string | undefined };
+
 /** To a searching thread: the index to search from now on, or a search of it. */
 export type SearchRequest =
   | { type: 'use'; version: string; index: Omit<CatalogueIndexData, 'facets'> }
@@ -24,7 +27,11 @@ export type SearchRequest =
  * A search's answer in the form asked: the page's rows, or the page as the reply's JSON (written in
  * the searching thread, so that the main thread neither receives the rows nor serialises them).
  */
-export type AnswerAs = { rows: { total: number; rows: BookRow[] }; page: { total: number; page: string } };
+export type AnswerAs = {
+  rows: { total: number; rows: BookRow[] };
+  /** With the snippets of the page's books found by their text, by book id. */
+  page: { total: number; page: string; snippets: Record<string, string> };
+};
 
 /**
  * From it, by id: the answer, with whether a load has committed since its index (`version`) was

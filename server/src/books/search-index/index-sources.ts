@@ -24,8 +24,12 @@ export function indexSourceOf(storage: Storage): IndexSourceOptions {
  */
 export type PageAnswer = { total: number; rows: BookRow[]; stale: boolean };
 
-/** What a page is read with: the keys as an identifier (books that have it match too), and whether its comments are wanted. */
-export type PageOptions = { identifier: string; comments: boolean };
+/**
+ * What a page is read with: the keys as an identifier (books that have it match too), the ids of
+ * the books found by their text (those the catalogue holds match too), and whether its comments
+ * are wanted.
+ */
+export type PageOptions = { identifier: string; comments: boolean; textIds: string[] };
 
 /**
  * The catalogue as the word index needs it. `builtFrom` says which catalogue is stored now.
@@ -88,6 +92,7 @@ function sqliteSource(file: string): IndexSource {
   const reader = open();
   const version = reader.prepare(VERSION);
   const probe = reader.prepare('select seq from books where identifier_key = ?');
+  const byIds = reader.prepare('select seq from books where id in (select value from json_each(?))');
   const pages = new Map<string, ReturnType<DatabaseSync['prepare']>>();
   const page = (count: number, comments: boolean) => {
     const key = `${count} ${comments}`;
@@ -132,11 +137,14 @@ function sqliteSource(file: string): IndexSource {
       }
     },
 
-    async answer(at, { identifier, comments }, search) {
+    async answer(at, { identifier, comments, textIds }, search) {
       reader.exec('BEGIN');
       try {
         const stale = versionOf(version) !== at;
-        const identified = identifier ? (probe.all(identifier) as Array<{ seq: number }>).map((row) => row.seq) : [];
+        const identified = [
+          ...(identifier ? (probe.all(identifier) as Array<{ seq: number }>) : []),
+          ...(textIds.length > 0 ? (byIds.all(JSON.stringify(textIds)) as Array<{ seq: number }>) : []),
+        ].map((row) => row.seq);
         const { total, seqs } = search(identified);
         const rows = seqs.length === 0 ? [] : (page(seqs.length, comments).all(...seqs) as Array<BookRow & { seq: number }>);
         return { total, rows: inOrder(seqs, rows), stale };
@@ -201,14 +209,21 @@ function postgresSource({ connectionString, options }: Extract<IndexSourceOption
      * are some book's identifier (the rows say so) is the search run again with them, and a book
      * of its page not read yet read then.
      */
-    async answer(at, { identifier, comments }, search) {
-      const first = search([]);
+    async answer(at, { identifier, comments, textIds }, search) {
+      // The books found by their text that the catalogue holds: one more round trip, for a search of the text alone.
+      const found =
+        textIds.length === 0
+          ? []
+          : (await pool.query<{ seq: string }>({ name: 'book-seqs-of-ids', text: 'select seq from books where id = any($1::text[])', values: [textIds] })).rows.map(
+              (row) => Number(row.seq),
+            );
+      const first = search(found);
       const read = await pool.query<PageRow>({ name: `book-page-${comments}`, text: pageStatement(comments), values: [first.seqs, identifier || null] });
       const stale = (read.rows[0]!.version ?? 'none') !== at;
       const rows = read.rows.filter((row) => row.seq !== null);
       const identified = identifier ? rows.filter((row) => row.identifier_key === identifier).map((row) => Number(row.seq)).sort((a, b) => a - b) : [];
       if (identified.length === 0) return { total: first.total, rows: inOrder(first.seqs, rows), stale };
-      const { total, seqs } = search(identified);
+      const { total, seqs } = search([...found, ...identified]);
       const have = new Set(rows.map((row) => Number(row.seq)));
       const missing = seqs.filter((seq) => !have.has(seq));
       if (missing.length > 0) {

@@ -66,6 +66,7 @@ function SearchSettings() {
         <SearchFieldsSelect
           inputId="search-fields"
           fields={settings.fields}
+          textSearchable={settings.textSearchable}
           onChange={(fields) => dispatch(fieldsUpdated(fields))}
         />
       </Form.Group>

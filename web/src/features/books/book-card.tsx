@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { Book } from '../../../../contract/books.ts';
 import { AuthorLinks, BookTags, SeriesLink, seriesLabel } from './book-links.tsx';
 import { BookThumbnail } from './book-cover.tsx';
+import { BookSnippet } from './book-snippet.tsx';
 import type { BookNeighbours } from './book-neighbours.ts';
 import { pathBelowLibrary } from './library-path.ts';
 import { formatDateTime } from '../../lib/format-date.ts';
@@ -19,13 +20,15 @@ interface BookCardProps {
   libraryFolder: string;
   /** Whether the server serves covers: the card then shows the book's thumbnail. */
   filesServed: boolean;
+  /** A few words of the book's text around the words searched, when the search found it by its text. */
+  snippet?: string | undefined;
 }
 
 /**
  * One search result (docs/behaviour/books.md). Plain Bootstrap markup rather than react-bootstrap's Card:
  * a hundred cards must render within 50 ms (docs/budgets.md), and each component layer costs.
  */
-export const BookCard = memo(function BookCard({ book, prev, next, libraryFolder, filesServed }: BookCardProps) {
+export const BookCard = memo(function BookCard({ book, prev, next, libraryFolder, filesServed, snippet }: BookCardProps) {
   const neighbours: BookNeighbours = { prev, next };
   const series = seriesLabel(book);
   const { ShelfMenu } = useBookSlots();
@@ -65,6 +68,7 @@ export const BookCard = memo(function BookCard({ book, prev, next, libraryFolder
             {book.progress != null && <span className="book-progress">{`${Math.round(book.progress * 100)} % read`}</span>}
             {ShelfMenu && <CardShelves ShelfMenu={ShelfMenu} bookId={book.id} title={book.title} />}
           </div>
+          {snippet !== undefined && <BookSnippet snippet={snippet} />}
           {book.comment ? (
             <Suspense fallback={null}>
               <CommentPreviewText comment={book.comment} />

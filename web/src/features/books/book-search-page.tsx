@@ -6,7 +6,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { useSelector } from 'react-redux';
 import { useApiDispatch, useCallsUnderWay, useSupersedingLoads } from '../../api/api.ts';
 import { selectIsAdmin } from '../auth/auth.slice.ts';
-import { BOOK_SEARCH_FIELDS, type BookSort } from '../../../../contract/books.ts';
+import { BOOK_INDEXED_FIELDS, type BookSort } from '../../../../contract/books.ts';
 import { BookGrid } from './book-grid.tsx';
 import { BookList } from './book-list.tsx';
 import { BrowseLinks, ResultsTools } from './results-tools.tsx';
@@ -74,10 +74,10 @@ export function BookSearchPage() {
   const removeField = (field: string) => void dispatch(searchWithoutField(calls, field, loads.next()));
   const sortBy = (sort: BookSort) => void dispatch(searchSorted(calls, sort, loads.next()));
   const chosenFields = splitFields(search.fields);
-  const everything = BOOK_SEARCH_FIELDS.every((field) => chosenFields.includes(field));
+  const everything = BOOK_INDEXED_FIELDS.every((field) => chosenFields.includes(field));
   // Widening or narrowing the fields searches again only when there are words to look for.
   function widen() {
-    if (search.keys === '') dispatch(fieldsUpdated(BOOK_SEARCH_FIELDS));
+    if (search.keys === '') dispatch(fieldsUpdated(BOOK_INDEXED_FIELDS));
     else void dispatch(searchEverything(calls, loads.next()));
   }
   function titlesOnly() {
@@ -162,7 +162,7 @@ export function BookSearchPage() {
       {search.view === 'grid' ? (
         <BookGrid books={search.books} filesServed={search.filesServed} />
       ) : (
-        <BookList books={search.books} libraryFolder={search.libraryFolder} filesServed={search.filesServed} />
+        <BookList books={search.books} libraryFolder={search.libraryFolder} filesServed={search.filesServed} snippets={search.snippets} />
       )}
 
       {busy && (

@@ -21,7 +21,7 @@ const TITLES = { keys: 'war', fields: 'title', format: '' };
 
 /** A page of a search for "war" in titles, of a catalogue without a library folder. */
 const page = (from: number, total: number, books = someBooks(from, 10)) =>
-  booksReceived({ from, total, books, narrowing: TITLES, library_folder: '', files_served: false, progress: {} });
+  booksReceived({ from, total, books, narrowing: TITLES, library_folder: '', files_served: false, progress: {}, text_searchable: false, snippets: {} });
 
 function withBooks(count: number, total: number): BookSearchState {
   return reducer({ ...initial, from: count }, page(0, total, someBooks(0, count)));
@@ -30,7 +30,17 @@ function withBooks(count: number, total: number): BookSearchState {
 describe('the book search slice', () => {
   it("puts the reply's progress on its books, for the cards' '42 % read'", () => {
     const books = someBooks(0, 3);
-    const state = reducer(initial, booksReceived({ from: 0, total: 3, books, narrowing: TITLES, library_folder: '', files_served: false, progress: { [books[1]!.id]: 0.42 } }));
+    const state = reducer(initial, booksReceived({
+        from: 0,
+        total: 3,
+        books,
+        narrowing: TITLES,
+        library_folder: '',
+        files_served: false,
+        progress: { [books[1]!.id]: 0.42 },
+        text_searchable: false,
+        snippets: {},
+      }),);
     expect(state.books.map((book) => book.progress)).toEqual([undefined, 0.42, undefined]);
   });
 
@@ -51,6 +61,8 @@ describe('the book search slice', () => {
       narrowing: null,
       libraryFolder: '',
       filesServed: false,
+      textSearchable: false,
+      snippets: {},
       preparing: null,
     });
     expect(BookSearchState.parse(initial)).toEqual(initial);
@@ -67,11 +79,11 @@ describe('the book search slice', () => {
   });
 
   it('keeps the search the first page answers and the library folder; a later page keeps that search', () => {
-    const first = reducer(initial, booksReceived({ from: 0, total: 42, books: someBooks(0, 10), narrowing: TITLES, library_folder: '/lib', files_served: true, progress: {} }));
+    const first = reducer(initial, booksReceived({ from: 0, total: 42, books: someBooks(0, 10), narrowing: TITLES, library_folder: '/lib', files_served: true, progress: {}, text_searchable: false, snippets: {} }));
     const later = { keys: 'war', fields: 'author', format: 'pdf' };
 
     expect(first).toMatchObject({ narrowing: TITLES, libraryFolder: '/lib', filesServed: true });
-    expect(reducer(first, booksReceived({ from: 10, total: 42, books: someBooks(10, 10), narrowing: later, library_folder: '/lib', files_served: true, progress: {} })))
+    expect(reducer(first, booksReceived({ from: 10, total: 42, books: someBooks(10, 10), narrowing: later, library_folder: '/lib', files_served: true, progress: {}, text_searchable: false, snippets: {} })))
       .toMatchObject({ narrowing: TITLES });
     expect(reducer(first, booksCleared()).narrowing).toBeNull();
   });

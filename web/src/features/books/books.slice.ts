@@ -44,6 +44,10 @@ export const BookSearchState = z.object({
   libraryFolder: z.string().default(''),
   /** Whether the server serves covers and files (BookResults): the cards ask for thumbnails only then. */
   filesServed: z.boolean().default(false),
+  /** Whether the books' text can be searched (BookResults): "Book text" is offered only then. */
+  textSearchable: z.boolean().default(false),
+  /** A few words of the text of each loaded book found by it, by book id (BookResults). */
+  snippets: z.record(z.string(), z.string()).default({}),
   /** How far the server's preparation of its search is, in percent, while it refuses searches for it; null otherwise. */
   preparing: z.number().int().min(0).max(100).nullable().default(null),
 });
@@ -65,6 +69,8 @@ const initialState: BookSearchState = {
   narrowing: null,
   libraryFolder: '',
   filesServed: false,
+  textSearchable: false,
+  snippets: {},
   preparing: null,
 };
 
@@ -91,13 +97,17 @@ export const bookSearchSlice = createSlice({
      * Any other page answers a request the list has since moved on from, and is dropped.
      */
     booksReceived(state, action: PayloadAction<BookPage>) {
-      const { from, total, narrowing, library_folder, files_served } = action.payload;
+      const { from, total, narrowing, library_folder, files_served, text_searchable, snippets } = action.payload;
       const books = withProgress(action.payload);
       if (from === 0) {
         state.books = books;
         state.narrowing = narrowing;
-      } else if (from === state.books.length) state.books.push(...books);
-      else return;
+        state.snippets = snippets;
+      } else if (from === state.books.length) {
+        state.books.push(...books);
+        Object.assign(state.snippets, snippets);
+      } else return;
+      state.textSearchable = text_searchable;
       state.total = total;
       state.libraryFolder = library_folder;
       state.filesServed = files_served;
@@ -111,6 +121,7 @@ export const bookSearchSlice = createSlice({
     booksCleared(state) {
       state.books = [];
       state.narrowing = null;
+      state.snippets = {};
       state.total = 0;
       state.from = 0;
       state.error = null;

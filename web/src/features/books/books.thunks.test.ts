@@ -41,7 +41,7 @@ class FakeCatalogue {
       if (this.failWith !== null) throw this.failWith;
       const from = Number(query.from);
       const count = Math.max(0, Math.min(Number(query.size), this.total - from));
-      const reply: BookResults = { total: this.total, books: someBooks(from, count), library_folder: this.libraryFolder, files_served: false, progress: {} };
+      const reply: BookResults = { total: this.total, books: someBooks(from, count), library_folder: this.libraryFolder, files_served: false, progress: {}, text_searchable: false, snippets: {} };
       return schema.parse(reply) as z.output<S>;
     };
     const unused = () => Promise.reject(new Error('not used by the book search'));

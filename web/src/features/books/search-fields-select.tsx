@@ -8,7 +8,7 @@ interface FieldOption {
   label: string;
 }
 
-/** In the settings' order: title, file name, comment, author. */
+/** In the settings' order: title, file name, comment, author…, the books' text last. */
 const FIELD_OPTIONS: readonly FieldOption[] = BOOK_SEARCH_FIELDS.map((value) => ({
   value,
   label: SEARCH_FIELD_LABELS[value],
@@ -35,10 +35,13 @@ interface SearchFieldsSelectProps {
   inputId: string;
   /** Comma separated, as the slice keeps them. */
   fields: string;
+  /** Whether the books' text can be searched: "Book text" is offered only then (decision 0039). */
+  textSearchable: boolean;
   onChange: (fields: string[]) => void;
 }
 
-export function SearchFieldsSelect({ inputId, fields, onChange }: SearchFieldsSelectProps) {
+export function SearchFieldsSelect({ inputId, fields, textSearchable, onChange }: SearchFieldsSelectProps) {
+  const offered = textSearchable ? FIELD_OPTIONS : FIELD_OPTIONS.filter((option) => option.value !== 'text');
   const chosen = fields
     .split(',')
     .map((field) => FIELD_OPTIONS.find((option) => option.value === field.trim()))
@@ -49,7 +52,7 @@ export function SearchFieldsSelect({ inputId, fields, onChange }: SearchFieldsSe
       <Select<FieldOption, true>
         inputId={inputId}
         isMulti
-        options={FIELD_OPTIONS}
+        options={offered}
         value={chosen}
         onChange={(options: MultiValue<FieldOption>) => onChange(options.map((option) => option.value))}
         filterOption={filterOption}

@@ -9,6 +9,7 @@ export const SEARCH_FIELD_LABELS: Readonly<Record<BookSearchField, string>> = {
   series: 'Series',
   tags: 'Tags',
   identifiers: 'Identifiers',
+  text: 'Book text',
 };
 
 /** The field a search looks in when none is chosen (docs/behaviour/books.md: fields default to 'title'; the API does the same). */
