@@ -1,4 +1,4 @@
-import type { CatalogueQuery } from './books.search.ts';
+import type { CatalogueQuery } from './catalogue-query.ts';
 
 /**
  * Ranking costs about half a microsecond a match. A search that matches more books than this

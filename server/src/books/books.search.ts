@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { BookFacet, BookQuery, BookSearchField, BookSort, BrowseEntry, BrowseFilter, CatalogueBook } from '../../../contract/books.ts';
+import type { BookFacet, BookQuery, BookSort, BrowseEntry, BrowseFilter, CatalogueBook } from '../../../contract/books.ts';
 import type { SearchIndexStatus } from '../../../contract/health.ts';
 import type { Dialect } from '../storage/database.ts';
 import type { Database } from '../storage/schema.ts';
@@ -10,6 +10,7 @@ import { keyWords, searchTerms } from '../search/search-text.ts';
 import { settingDelete, settingsStore, settingWrite } from '../storage/settings.store.ts';
 import { BOOK_COLUMNS, type BookRow, fromRow, replyBook } from './book-row.ts';
 import type { BookSearch } from './search-index/book-search.ts';
+import type { CatalogueQuery } from './catalogue-query.ts';
 
 /**
  * One catalogue per installation: the books stored in the database (`CatalogueStore`, one
@@ -75,26 +76,6 @@ export function searchedCatalogue(store: CatalogueStore, index: BookSearch): Cat
     },
   };
 }
-
-export type CatalogueQuery = {
-  /** Normalised words, each matched as a prefix; empty lists by last update. */
-  terms: string[];
-  /** The keys as an identifier (see typedIdentifier); books with that identifier match too. */
-  identifier: string;
-  fields: BookSearchField[];
-  format: '' | (typeof BOOK_FORMATS)[number];
-  from: number;
-  size: number;
-  /**
-   * Whether the books' comments are wanted. When they are not, a catalogue may answer them as
-   * null: the word index does, since they were a third of the cost of reading a page's rows.
-   */
-  comments: boolean;
-  /** The order of a listing (a search with words is ranked). */
-  sort: BookSort;
-  /** Browsing: only the books of these authors, series… exactly as named. */
-  browse: Partial<Record<BrowseFilter, string>>;
-};
 
 /** The catalogue's question for a search of the API; fields sorted, so that equal searches are equal. */
 export function catalogueQuery(

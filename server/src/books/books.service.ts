@@ -8,7 +8,8 @@ import { letterOf } from './book-facets.ts';
 // The filing of names, for the OPDS catalogue's shelves too.
 export { authorsOf, filingName, letterOf } from './book-facets.ts';
 import type { BookText } from './book-text/book-text.ts';
-import { type Catalogue, type CatalogueQuery, catalogueQuery } from './books.search.ts';
+import { type Catalogue, catalogueQuery } from './books.search.ts';
+import type { CatalogueQuery } from './catalogue-query.ts';
 import { type CatalogueLoads, LoadCancelled, type LoadTracker } from './catalogue-loads.ts';
 import { countCalibreBooks, parseCalibreMetadataDb } from './import/calibre-metadata-db.ts';
 import { readIndexFile } from './import/read-index-file.ts';

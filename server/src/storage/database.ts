@@ -8,7 +8,8 @@ import { nodeSqliteDatabase } from './node-sqlite.ts';
 import { pgTypes } from './pg-types.ts';
 import type { Database } from './schema.ts';
 
-export type Dialect = 'sqlite' | 'postgres';
+// Its own module, so that the migrations' provider, which this file imports, need not import this file.
+export type { Dialect } from './dialect.ts';
 
 /** The open database; `dialect` is the one fact that picks each feature's database code (services.ts). */
 export type Storage = { db: Kysely<Database>; close(): Promise<void> } & (

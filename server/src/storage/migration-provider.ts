@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { MODULE_EXTENSION } from '../server-files.ts';
-import type { Dialect } from './database.ts';
+import type { Dialect } from './dialect.ts';
 
 const FOLDER = path.join(import.meta.dirname, 'migrations');
 

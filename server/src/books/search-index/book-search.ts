@@ -5,7 +5,7 @@ import type { SearchIndexStatus } from '../../../../contract/health.ts';
 import { AppError } from '../../errors.ts';
 import { moduleBeside } from '../../server-files.ts';
 import { fromRow } from '../book-row.ts';
-import type { CatalogueQuery } from '../books.search.ts';
+import type { CatalogueQuery } from '../catalogue-query.ts';
 import type { CatalogueIndexData } from './catalogue-index.ts';
 import type { IndexSourceOptions } from './index-sources.ts';
 import type { AnswerAs, BuildOptions, BuildReply, SearcherOptions, SearchReply, SearchRequest } from './index-messages.ts';
