@@ -139,3 +139,13 @@ export async function expireSavedToken(page: Page): Promise<void> {
     localStorage.setItem('organiser.state', JSON.stringify(state));
   });
 }
+
+/** Waits until a server following a Calibre library folder has loaded it (`/api/health`'s `library.last_load`). */
+export async function libraryLoaded(baseUrl: string): Promise<void> {
+  for (const until = Date.now() + 30_000; ; ) {
+    const health = (await (await fetch(`${baseUrl}/api/health`)).json()) as { library?: { last_load: { status: string } | null } };
+    if (health.library?.last_load?.status === 'ok') return;
+    if (Date.now() > until) throw new Error(`the library was not loaded: ${JSON.stringify(health)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './browser.ts';
-import { apiAs, createAccount, type PageWatch, signIn, watchForErrors } from './helpers.ts';
+import { apiAs, createAccount, libraryLoaded, type PageWatch, signIn, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const FIXTURE_LIBRARY = path.resolve(import.meta.dirname, '../../server/src/books/fixtures/library');
@@ -41,12 +41,7 @@ beforeAll(async () => {
   fs.copyFileSync(HOSTILE_EPUB, path.join(library, 'Victor Hugo/Les Miserables (3)/Les Miserables - Victor Hugo.epub'));
   [server, browser] = await Promise.all([startServer({ ALLOW_SIGNUP: 'true', CALIBRE_LIBRARY: library }), launchBrowser()]);
   api = apiAs(server.baseUrl, await createAccount(server.baseUrl, READER));
-  for (const until = Date.now() + 30_000; ; ) {
-    const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as { library?: { last_load: { status: string } | null } };
-    if (health.library?.last_load?.status === 'ok') break;
-    if (Date.now() > until) throw new Error(`the library was not loaded: ${JSON.stringify(health)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await libraryLoaded(server.baseUrl);
 });
 afterAll(async () => {
   await browser?.close();

@@ -6,7 +6,7 @@ import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestSmtp, type TestSmtp } from '../../server/src/test/test-smtp.ts';
 import { launchBrowser } from './browser.ts';
-import { createAccount, type PageWatch, signIn, watchForErrors } from './helpers.ts';
+import { createAccount, libraryLoaded, type PageWatch, signIn, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const FIXTURE_LIBRARY = path.resolve(import.meta.dirname, '../../server/src/books/fixtures/library');
@@ -32,12 +32,7 @@ beforeAll(async () => {
     launchBrowser(),
   ]);
   await createAccount(server.baseUrl, READER);
-  for (const until = Date.now() + 30_000; ; ) {
-    const health = (await (await fetch(`${server.baseUrl}/api/health`)).json()) as { library?: { last_load: { status: string } | null } };
-    if (health.library?.last_load?.status === 'ok') break;
-    if (Date.now() > until) throw new Error(`the library was not loaded: ${JSON.stringify(health)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await libraryLoaded(server.baseUrl);
 });
 afterAll(async () => {
   await browser?.close();
