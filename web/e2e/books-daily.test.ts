@@ -137,6 +137,28 @@ describe('the books page in daily use, end to end', () => {
     expect(await cards(page).count()).toBe(0);
   });
 
+  it('keeps a search sent before the account\'s settings arrive, rather than listing the newest books over it', async () => {
+    await signIn(page, ADMIN);
+    await expect.poll(() => titles(page)).toEqual(NEWEST_FIRST.slice(0, 10));
+    // Cleared, the list is listed again on the next visit: a fresh load of the page, with the
+    // settings held back until the search has been sent.
+    await page.getByRole('button', { name: 'Clear List' }).click();
+    await expect.poll(() => cards(page).count()).toBe(0);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/books/search-settings', async (route) => {
+      if (route.request().method() === 'GET') await released;
+      await route.continue();
+    });
+    await page.reload();
+    await search(page, 'harbour');
+    await expect.poll(() => page.getByRole('button', { name: 'Search', exact: true }).isDisabled()).toBe(true);
+    release();
+    await expect.poll(() => titles(page)).toEqual(['Harbour Lights', 'Winter Harbour']);
+    expect(await heading(page).innerText()).toBe('2 books found');
+    expect(await page.getByRole('searchbox', { name: 'Search books' }).inputValue()).toBe('harbour');
+  });
+
   it('shows card paths below the library folder, the whole path in the tooltip and on the detail page', async () => {
     await signIn(page, ADMIN);
     await search(page, 'harbour lights');

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import InputGroup from 'react-bootstrap/InputGroup';
@@ -34,8 +34,7 @@ export function BookSearchPage() {
   const [settingsOpened, setSettingsOpened] = useState(false);
   // A new search or a clear makes the reply under way moot, so they drop it.
   const loads = useSupersedingLoads();
-  // Busy too while the server prepares its search, between its answers.
-  const busy = useCallsUnderWay('bookResults') || search.preparing !== null;
+  const underWay = useCallsUnderWay('bookResults');
   const catalogueLoad = useCatalogueLoad(searchAfterLoad);
 
   // A visit that finds no search answered (the first, or one after Clear List) lists the newest
@@ -45,13 +44,23 @@ export function BookSearchPage() {
   const [text, setText] = useState(() => (listedOnArrival ? searchText(search.keys) : ''));
   // The account's settings are taken before the first listing, which they order and size.
   const settingsReady = useKeptSearchSettings();
+  // A search sent before the settings are in waits for them, and then stands in for the listing of
+  // the newest books: that listing, sent later, would otherwise replace the search's answer.
+  const [held, setHeld] = useState<string | null>(null);
+  const listed = useRef(listedOnArrival);
+  // Busy too while the server prepares its search, between its answers, and while a search waits.
+  const busy = underWay || search.preparing !== null || held !== null;
   useEffect(() => {
-    if (listedOnArrival || !settingsReady) return;
-    void dispatch(searchAnew(calls, '', loads.next()));
-  }, [listedOnArrival, settingsReady, loads, dispatch, calls]);
+    if (!settingsReady || (listed.current && held === null)) return;
+    listed.current = true;
+    setHeld(null);
+    void dispatch(searchAnew(calls, held ?? '', loads.next()));
+  }, [held, settingsReady, loads, dispatch, calls]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!settingsReady) return setHeld(text);
+    listed.current = true;
     void dispatch(searchAnew(calls, text, loads.next()));
   }
 
