@@ -11,6 +11,7 @@ import { decorateRequestsWithPrincipal, guardRoutes } from './auth/authenticate.
 import { identitiesRoutes } from './auth/oidc/identities.routes.ts';
 import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
 import { sessionsRoutes } from './auth/sessions.routes.ts';
+import { archiveRoutes } from './bookmarks/archive/archive.routes.ts';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
 import { bookSearchPreferencesRoutes } from './books/book-search-preferences.routes.ts';
 import { booksRoutes } from './books/books.routes.ts';
@@ -150,6 +151,7 @@ export async function buildApp({
     await api.register(async (owners) => {
       guardRoutes(owners, authenticator.requireUserOrApiToken);
       await owners.register(bookmarksRoutes, { bookmarks: services.bookmarks, previews: services.linkPreviews });
+      await owners.register(archiveRoutes, { archive: services.bookmarkArchive });
       await owners.register(tasksRoutes, { tasks: services.tasks });
     });
     await api.register(calendarFeedRoutes, {
