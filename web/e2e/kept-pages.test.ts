@@ -27,6 +27,11 @@ beforeAll(async () => {
     launchBrowser(),
     startPageServer({
       '/article': html(ARTICLE),
+      // Behind a sign-in, as far as the server can tell: only a browser is shown the article.
+      '/members': (request, response) => {
+        if (request.headers['user-agent']?.startsWith('Organiser')) response.writeHead(403, { 'content-type': 'text/html' }).end('<title>Sign in</title>');
+        else response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html><head><title>Members only</title></head><body><article><h1>Members only</h1>${paragraphs.replaceAll('kept article', 'members article')}</article></body></html>`);
+      },
       '/beacon': (request, response) => {
         beacons.push(request.url ?? '');
         response.writeHead(204).end();
@@ -95,5 +100,23 @@ describe('kept pages, end to end', () => {
 
     // Nothing of the page ran: neither in the reader nor when the server read it.
     expect(beacons).toEqual([]);
+  });
+
+  it('keeps the page the bookmarklet was pressed on as the browser has it, for a page the server is refused', async () => {
+    await page.goto('/bookmark');
+    const code = (await page.getByRole('link', { name: 'Save to Organiser' }).getAttribute('href')) ?? '';
+    const members = await context.newPage();
+    await members.goto(`${site.origin}/members`);
+    const opened = members.waitForEvent('popup');
+    await members.evaluate(decodeURIComponent(code.slice('javascript:'.length)));
+    const popup = await opened;
+    await popup.locator('#bookmark-page-captured').waitFor();
+    await popup.getByRole('button', { name: 'Create' }).click();
+    await popup.waitForURL(/\/bookmark\/\d+$/);
+    const id = new URL(popup.url()).pathname.split('/').pop();
+    await popup.close();
+
+    await page.goto(`/bookmark/${id}/read`);
+    await page.frameLocator('iframe.reader-view-frame').getByText('Paragraph 30 of the members article').waitFor();
   });
 });
