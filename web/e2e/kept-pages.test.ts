@@ -100,6 +100,10 @@ describe('kept pages, end to end', () => {
 
     // Nothing of the page ran: neither in the reader nor when the server read it.
     expect(beacons).toEqual([]);
+
+    await page.getByRole('link', { name: '← Bookmark' }).click();
+    await page.waitForURL(`/bookmark/${id}`);
+    await page.locator('.kept-copy').getByRole('link', { name: 'Read', exact: true }).waitFor();
   });
 
   it('keeps the page the bookmarklet was pressed on as the browser has it, for a page the server is refused', async () => {
