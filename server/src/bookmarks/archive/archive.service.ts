@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { type BookmarkArchive, readingMinutes } from '../../../../contract/bookmark-archives.ts';
 import type { Clock } from '../../clock.ts';
 import { AppError, notFound } from '../../errors.ts';
@@ -38,6 +39,9 @@ const keptFields = (article: KeptArticle): KeptFields => ({
   size: Buffer.byteLength(article.html) + Buffer.byteLength(article.text),
 });
 
+/** Pages fetched and read at once on one server: a script saving a thousand links queues them rather than opening a thousand fetches. */
+const PAGES_AT_ONCE = 2;
+
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /**
@@ -59,6 +63,7 @@ export function createArchiveService({
   log: Logger;
 }) {
   const running = new Set<Promise<void>>();
+  const atOnce = pLimit(PAGES_AT_ONCE);
   // Ends the fetches under way when the server stops: they stay pending, and run again at the next start.
   let stopping = new AbortController();
 
@@ -76,6 +81,8 @@ export function createArchiveService({
 
   async function fetchAndKeep(ownerId: string, bookmarkId: number, link: string, startedAt: number): Promise<void> {
     const { signal } = stopping;
+    // Waited for its turn past a stop: it stays pending for the next start.
+    if (signal.aborted) return;
     try {
       const fields = keptFields(await archiver.fetchPage(link, signal));
       if (signal.aborted) return;
@@ -93,7 +100,7 @@ export function createArchiveService({
   /** Runs the fetch after the reply: the caller never waits on the page. */
   function inBackground(ownerId: string, bookmarkId: number, link: string, startedAt: number) {
     if (stopping.signal.aborted) return;
-    const run = fetchAndKeep(ownerId, bookmarkId, link, startedAt)
+    const run = atOnce(() => fetchAndKeep(ownerId, bookmarkId, link, startedAt))
       .catch((error: unknown) => log.error({ err: error, bookmarkId }, 'recording a kept page failed'))
       .finally(() => running.delete(run));
     running.add(run);

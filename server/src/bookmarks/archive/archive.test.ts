@@ -5,7 +5,7 @@ import { ErrorReply } from '../../../../contract/errors.ts';
 import { bookmarksClient } from '../../test/bookmarks-client.ts';
 import { multipart } from '../../test/multipart.ts';
 import { html, type PageHandler, type PageServer, startPageServer } from '../../test/page-server.ts';
-import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../../test/test-app.ts';
+import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, testAppOn, testDialects } from '../../test/test-app.ts';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const paragraphs = (words: string, count = 12) => Array.from({ length: count }, (_, i) => `<p>${words} Paragraph ${i + 1} goes on about it at some length, as articles do.</p>`).join('\n');
@@ -267,5 +267,42 @@ describe.each(testDialects)('the kept-copy quota on %s', (dialect) => {
     expect(BookmarkArchive.safeParse(copy.json()).data?.status ?? 'none').not.toBe('kept');
     // Replacing the first copy with itself is within the quota.
     expect((await upload(t.app, first.id, big)).statusCode).toBe(200);
+  });
+});
+
+describe.each(testDialects)('kept copies across a restart on %s', (dialect) => {
+  it('leaves the fetch a stopping server was making pending, and makes it at the next start', async () => {
+    const database = await createTestDatabase(dialect);
+    let asked: () => void = () => {};
+    const fetching = new Promise<void>((resolve) => (asked = resolve));
+    let serving = false;
+    const pages = await startPageServer({
+      '/story': (request, response) => {
+        if (serving) html(article('After the restart', 'Kept by the next server.'))(request, response);
+        else asked();
+      },
+      '/pic.png': html(PNG, 'image/png'),
+    });
+    const env = { ALLOW_SIGNUP: 'true', PREVIEW_ALLOW_PRIVATE: 'true' };
+    try {
+      const first = await buildTestApp(database, { env });
+      const token = (await registerUser(first.app)).idToken;
+      const bookmark = await bookmarksClient(first.app, token).create({ title: 'Story', link: `${pages.origin}/story` });
+      await fetching;
+      await first.close();
+      serving = true;
+      const second = await buildTestApp(database, { env });
+      try {
+        const copy = () => second.app.inject({ url: `/bookmarks/${bookmark.id}/archive`, headers: bearer(token) }).then((reply) => BookmarkArchive.parse(reply.json()));
+        expect((await copy()).status).toBe('pending');
+        await second.app.ready();
+        await vi.waitFor(async () => expect(await copy()).toMatchObject({ status: 'kept', title: 'After the restart', images: 1 }), { timeout: 15_000, interval: 20 });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await pages.close();
+      await database.drop();
+    }
   });
 });

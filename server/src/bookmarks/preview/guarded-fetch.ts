@@ -105,7 +105,8 @@ export function createGuardedFetch({ mayVisit, limits, userAgent }: { mayVisit: 
     async fetch(link: string, wanted: FetchWanted, stop?: AbortSignal): Promise<FetchedBody> {
       let url = checkedUrl(link, mayVisit);
       const controller = new AbortController();
-      stop?.addEventListener('abort', () => controller.abort(), { once: true });
+      if (stop?.aborted) controller.abort();
+      else stop?.addEventListener('abort', () => controller.abort(), { once: true });
       let timedOut = false;
       const timer = setTimeout(() => {
         timedOut = true;
