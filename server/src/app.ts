@@ -178,7 +178,7 @@ export async function buildApp({
       thumbnails: services.coverThumbnails,
       authenticator,
     });
-    await api.register(opdsRoutes, { books: services.books, shelves: services.shelves, files: services.libraryFiles, authenticator, clock: services.clock, publicUrl: config.publicUrl });
+    await api.register(opdsRoutes, { books: services.books, shelves: services.shelves, articles: services.articlesToRead, files: services.libraryFiles, authenticator, clock: services.clock, publicUrl: config.publicUrl });
     await api.register(catalogueLoadsRoutes, { loads: services.catalogueLoads, authenticator });
     await api.register(kosyncRoutes, { koreader: services.koreader, authenticator });
   });

@@ -37,6 +37,7 @@ import { createBookmarksStore } from './bookmarks/bookmarks.store.ts';
 import { createLinkPreviews } from './bookmarks/preview/link-previews.ts';
 import { createArchiveService } from './bookmarks/archive/archive.service.ts';
 import { createArchivesStore } from './bookmarks/archive/archives.store.ts';
+import { createArticlesToRead } from './bookmarks/archive/articles-to-read.ts';
 import { createPageArchiver } from './bookmarks/archive/page-archiver.ts';
 import { isPublicAddress } from './bookmarks/preview/public-address.ts';
 import { createBookSearchPreferencesStore } from './books/book-search-preferences.store.ts';
@@ -326,6 +327,7 @@ export async function createServices(options: ServicesOptions) {
     bookmarks,
     /** Kept copies of bookmarked pages. */
     bookmarkArchive,
+    articlesToRead: createArticlesToRead(db),
     linkPreviews,
     books,
     bookSearchPreferences: createBookSearchPreferencesStore(db, clock),
