@@ -12,6 +12,7 @@ import { identitiesRoutes } from './auth/oidc/identities.routes.ts';
 import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
 import { sessionsRoutes } from './auth/sessions.routes.ts';
 import { archiveRoutes } from './bookmarks/archive/archive.routes.ts';
+import { articleSendRoutes } from './bookmarks/archive/article-send.routes.ts';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
 import { bookSearchPreferencesRoutes } from './books/book-search-preferences.routes.ts';
 import { booksRoutes } from './books/books.routes.ts';
@@ -144,6 +145,7 @@ export async function buildApp({
       await signedIn.register(bookSearchPreferencesRoutes, { preferences: services.bookSearchPreferences });
       await signedIn.register(shelvesRoutes, { shelves: services.shelves });
       await signedIn.register(sendToDeviceRoutes, { devices: services.eReaderDevices, sendToDevice: services.sendToDevice });
+      await signedIn.register(articleSendRoutes, { articles: services.articlesToRead, sendFile: services.sendToDevice.sendFile });
       await signedIn.register(readingRoutes, { reading: services.reading });
     });
     // A personal API token is good here and nowhere else: a leaked script token reaches the owner's

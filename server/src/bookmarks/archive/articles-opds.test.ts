@@ -1,10 +1,13 @@
 import { strFromU8, unzipSync } from 'fflate';
+import PostalMime from 'postal-mime';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NewAppPassword } from '../../../../contract/app-passwords.ts';
+import { EReader, SendBookReply } from '../../../../contract/e-readers.ts';
 import { bookmarksClient } from '../../test/bookmarks-client.ts';
 import { multipart } from '../../test/multipart.ts';
 import { ACQUISITION, checkedFeed, entryTitled, hrefOf, NAVIGATION, REL } from '../../test/opds-feeds.ts';
 import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../../test/test-app.ts';
+import { startTestSmtp, type TestSmtp } from '../../test/test-smtp.ts';
 
 const page = (title: string, words: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title><meta property="og:site_name" content="The Test Times"></head><body><article><h1>${title}</h1><p class="byline">By Ada Writer</p>${Array.from(
@@ -14,6 +17,7 @@ const page = (title: string, words: string) =>
 
 describe.each(testDialects)('kept articles for e-readers (issue 39) on %s', (dialect) => {
   let t: TestApp;
+  let smtp: TestSmtp;
   let token: string;
   let otherToken: string;
   let basic: { authorization: string };
@@ -21,7 +25,8 @@ describe.each(testDialects)('kept articles for e-readers (issue 39) on %s', (dia
   let bare: { id: number };
 
   beforeAll(async () => {
-    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true' } });
+    smtp = await startTestSmtp();
+    t = await testAppOn(dialect, { env: { ALLOW_SIGNUP: 'true', SMTP_URL: smtp.url, MAIL_FROM: 'organiser@example.org' } });
     const owner = await registerUser(t.app);
     token = owner.idToken;
     otherToken = (await registerUser(t.app)).idToken;
@@ -34,7 +39,10 @@ describe.each(testDialects)('kept articles for e-readers (issue 39) on %s', (dia
     const body = multipart([['file', Buffer.from(page('Slow bread', 'Flour, water and time make bread.')), 'page.html']]);
     const uploaded = await t.app.inject({ method: 'POST', url: `/bookmarks/${kept.id}/archive/upload`, headers: { ...bearer(token), ...body.headers }, payload: body.payload });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
-    return () => t.close();
+    return async () => {
+      await t.close();
+      await smtp.close();
+    };
   });
 
   const get = (url: string, headers: Record<string, string> = basic) => t.app.inject({ url, headers });
@@ -75,5 +83,43 @@ describe.each(testDialects)('kept articles for e-readers (issue 39) on %s', (dia
     const others = checkedFeed((await get('/opds/articles', bearer(otherToken))).body, 'acquisition');
     expect(others.entries ?? []).toEqual([]);
     expect((await get('/opds/articles/0/epub')).statusCode).toBe(400);
+  });
+
+  const addDevice = async (token: string, body: object) => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/users/me/e-readers', payload: body, headers: bearer(token) });
+    expect(response.statusCode, response.body).toBe(200);
+    return EReader.parse(response.json());
+  };
+  const send = (token: string, id: number, body: object) => t.app.inject({ method: 'POST', url: `/bookmarks/${id}/send`, payload: body, headers: bearer(token) });
+
+  it('mails the article as an EPUB to one of the person’s e-readers', async () => {
+    const kindle = await addDevice(token, { name: 'Kindle', email: 'articles@kindle.com', kind: 'kindle' });
+    const before = smtp.received.length;
+    const response = await send(token, kept.id, { device_id: kindle.id });
+    expect(response.statusCode, response.body).toBe(200);
+    const reply = SendBookReply.parse(response.json());
+    expect(reply).toMatchObject({ device: 'Kindle', email: 'articles@kindle.com', format: 'epub', delivery: 'sent' });
+    await smtp.waitFor(before + 1);
+    const mail = smtp.received[before]!;
+    expect(mail.to).toEqual(['articles@kindle.com']);
+    const [attachment, ...more] = (await PostalMime.parse(mail.raw)).attachments;
+    expect(more).toEqual([]);
+    expect(attachment!.filename).toBe('Slow bread.epub');
+    expect(attachment!.mimeType).toBe('application/epub+zip');
+    const bytes = new Uint8Array(attachment!.content as ArrayBuffer);
+    expect(bytes.length).toBe(reply.size);
+    expect(strFromU8(unzipSync(bytes)['OEBPS/article.xhtml']!)).toContain('Flour, water and time make bread.');
+  });
+
+  it('sends nothing for another person’s article or device, a bookmark with no copy, or a bad body', async () => {
+    const mine = await addDevice(token, { name: 'Small', email: 'small@example.org', kind: 'other', max_mb: 1 });
+    const theirs = await addDevice(otherToken, { name: 'Theirs', email: 'theirs@example.org', kind: 'other' });
+    const before = smtp.received.length;
+    expect((await send(otherToken, kept.id, { device_id: theirs.id })).statusCode).toBe(404);
+    expect((await send(token, kept.id, { device_id: theirs.id })).statusCode).toBe(404);
+    expect((await send(token, bare.id, { device_id: mine.id })).statusCode).toBe(404);
+    expect((await send(token, kept.id, {})).statusCode).toBe(400);
+    expect((await send(token, kept.id, { device_id: mine.id, format: 'pdf' })).statusCode).toBe(400);
+    expect(smtp.received.length).toBe(before);
   });
 });
