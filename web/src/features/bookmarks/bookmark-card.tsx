@@ -1,7 +1,9 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
+import type { BookmarkArchive } from '../../../../contract/bookmark-archives.ts';
 import type { Bookmark } from '../../../../contract/bookmarks.ts';
 import { formatDateTime } from '../../lib/format-date.ts';
+import { KeptCopy } from './kept-copy.tsx';
 import { TagChips } from './tag-chips.tsx';
 import './bookmarks.css';
 
@@ -22,10 +24,12 @@ interface BookmarkCardProps {
   /** Given on the list, where bookmarks are selected for a bulk edit. */
   onSelect?: ((id: number, selected: boolean) => void) | undefined;
   selected?: boolean;
+  /** Given where the copies are known (the list and the search): the card's kept copy, and who asks again after a change. */
+  keptCopy?: { archive: BookmarkArchive | undefined; onChanged: () => void } | undefined;
 }
 
 /** Bookmark list card (docs/behaviour/bookmarks.md), with the bookmark's tags as chips. */
-export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, selected = false }: BookmarkCardProps) {
+export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, selected = false, keptCopy }: BookmarkCardProps) {
   return (
     <article className="card mb-2 bookmark-card" data-id={bookmark.id}>
       <div className="card-body py-2">
@@ -52,6 +56,7 @@ export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, sel
         </div>
         {bookmark.note !== undefined && <p className="small mb-0 mt-1 bookmark-note bookmark-note-start">{bookmark.note}</p>}
         <TagChips tags={bookmark.tags} />
+        {keptCopy && <KeptCopy bookmarkId={bookmark.id} archive={keptCopy.archive} onChanged={keptCopy.onChanged} />}
       </div>
     </article>
   );

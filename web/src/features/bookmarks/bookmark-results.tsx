@@ -3,6 +3,7 @@ import Form from 'react-bootstrap/Form';
 import { NO_MORE_RESULTS } from '../../../../contract/bookmarks.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
+import { useKeptCopies } from './use-kept-copies.ts';
 import { BookmarkCard } from './bookmark-card.tsx';
 import { type BookmarkState, pageSizeSet, useBookmarksDispatch } from './bookmarks.slice.ts';
 
@@ -25,6 +26,7 @@ export function BookmarkResults({ state, busy, onMore, selection }: BookmarkResu
   const dispatch = useBookmarksDispatch();
   const { bookmarks, pageCursor, operationError, total, pageSize } = state;
   const found = total ?? bookmarks.length;
+  const keptCopies = useKeptCopies(bookmarks);
   return (
     <>
       <OperationError message={operationError} />
@@ -49,7 +51,13 @@ export function BookmarkResults({ state, busy, onMore, selection }: BookmarkResu
       </div>
       <div className="bookmark-list">
         {bookmarks.map((bookmark) => (
-          <BookmarkCard key={bookmark.id} bookmark={bookmark} onSelect={selection?.onSelect} selected={selection?.selected.has(bookmark.id) ?? false} />
+          <BookmarkCard
+            key={bookmark.id}
+            bookmark={bookmark}
+            onSelect={selection?.onSelect}
+            selected={selection?.selected.has(bookmark.id) ?? false}
+            keptCopy={keptCopies(bookmark.id)}
+          />
         ))}
       </div>
       {busy && <LoadingSpinner />}
