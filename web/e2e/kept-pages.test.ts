@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { html, type PageServer, startPageServer } from '../../server/src/test/page-server.ts';
 import { launchBrowser } from './browser.ts';
-import { createAccount, signIn, watchForErrors } from './helpers.ts';
+import { apiAs, createAccount, signIn, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const OWNER = { displayName: 'Grace Hopper', email: 'grace@example.org', password: 'a compiler for the rest of us' };
@@ -38,7 +38,8 @@ beforeAll(async () => {
       },
     }),
   ]);
-  await createAccount(server.baseUrl, OWNER);
+  const owner = apiAs(server.baseUrl, await createAccount(server.baseUrl, OWNER));
+  expect((await owner('/api/users/me/e-readers', 'POST', { name: 'Kindle', email: 'grace@kindle.com', kind: 'kindle' })).status).toBe(200);
 });
 afterAll(async () => {
   await browser?.close();
@@ -100,6 +101,10 @@ describe('kept pages, end to end', () => {
 
     // Nothing of the page ran: neither in the reader nor when the server read it.
     expect(beacons).toEqual([]);
+
+    // The copy as an EPUB, to the e-reader: this server has no mail server, so it goes to the outbox.
+    await page.getByRole('button', { name: 'Send to e-reader' }).click();
+    await expect.poll(() => page.locator('#article-send-result').innerText()).toMatch(/^Kept for Kindle in the server’s outbox: EPUB \(\d+(\.\d+)? kB\)/);
 
     await page.getByRole('link', { name: '← Bookmark' }).click();
     await page.waitForURL(`/bookmark/${id}`);

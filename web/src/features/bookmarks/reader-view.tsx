@@ -5,6 +5,7 @@ import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import { Link, useParams } from 'react-router';
 import { readingMinutes } from '../../../../contract/bookmark-archives.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { ArticleSend } from './article-send.tsx';
 import { useArchiveQuery, useReaderPageQuery } from './bookmark-archive.api.ts';
 import { loadReaderViewSettings, nextFontSize, type ReaderViewSettings, saveReaderViewSettings } from './reader-settings.ts';
 import { useReachedEnd } from './use-reached-end.ts';
@@ -63,6 +64,7 @@ export function ReaderView() {
       <div className="d-flex flex-wrap align-items-center gap-2 mb-2 reader-view-bar">
         <Link to={`/bookmark/${id}`}>← Bookmark</Link>
         {archive.data && <span className="text-muted small">{readingMinutes(archive.data.words)} min read</span>}
+        <ArticleSend bookmarkId={id} />
         <ButtonGroup size="sm" className="ms-auto" aria-label="Theme">
           <Button variant={settings.theme === 'light' ? 'secondary' : 'outline-secondary'} onClick={() => change({ theme: 'light' })} aria-pressed={settings.theme === 'light'}>
             Light
