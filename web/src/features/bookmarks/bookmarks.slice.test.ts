@@ -19,6 +19,7 @@ import {
 const reduce = bookmarkSlice.reducer;
 const aBookmark = (id: number, fields: Partial<Bookmark> = {}): Bookmark => ({
   id,
+  state: 'unread',
   title: `Bookmark ${id}`,
   link: `https://example.org/${id}`,
   tags: [],
