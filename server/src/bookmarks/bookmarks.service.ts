@@ -159,10 +159,24 @@ export function createBookmarksService({
       return fromRow(row);
     },
 
-    /** Up to `limit` of the owner's bookmarks in one of `states`, newest first, after skipping `offset`, and how many there are. */
-    async pageOfStates(ownerId: string, states: BookmarkState[], offset: number, limit: number): Promise<{ total: number; bookmarks: Bookmark[] }> {
-      const { total, rows } = await store.pageOfStates(ownerId, states, offset, limit);
+    /**
+     * Up to `limit` of the owner's bookmarks in one of `states` (and with one of `tags`, in any
+     * case, when given), newest first, after skipping `offset`, and how many there are.
+     */
+    async pageOfStates(
+      ownerId: string,
+      filter: { states: BookmarkState[]; tags?: string[] | undefined },
+      offset: number,
+      limit: number,
+    ): Promise<{ total: number; bookmarks: Bookmark[] }> {
+      const tags = filter.tags && (await Promise.all(filter.tags.map((tag) => store.spelling(ownerId, tag))));
+      const { total, rows } = await store.pageOfStates(ownerId, { states: filter.states, tags }, offset, limit);
       return { total, bookmarks: rows.map(fromRow) };
+    },
+
+    /** Every tag of the owner with when it was first given (epoch ms). */
+    tagsFirstGiven(ownerId: string): Promise<Array<{ tag: string; first: number }>> {
+      return store.tagsFirstGiven(ownerId);
     },
 
     async update(ownerId: string, id: number, body: BookmarkUpdate): Promise<Bookmark> {
@@ -187,7 +201,13 @@ export function createBookmarksService({
       return indexed(row);
     },
 
-    async search(ownerId: string, spec: BookmarkQuerySpec, page: { from?: number | undefined; size?: number | undefined }): Promise<BookmarkSearchResult> {
+    /** `states`, when given, stands for the spec's one state: linkding's list is of two. */
+    async search(
+      ownerId: string,
+      spec: BookmarkQuerySpec,
+      page: { from?: number | undefined; size?: number | undefined },
+      states?: BookmarkState[],
+    ): Promise<BookmarkSearchResult> {
       const from = page.from ?? spec.from ?? 0;
       const size = page.size ?? spec.size ?? DEFAULT_BOOKMARK_PAGE_SIZE;
       const terms = searchTerms(spec.key_words.join(' '));
@@ -201,7 +221,7 @@ export function createBookmarksService({
         tags: spec.tags && (await Promise.all(spec.tags.map((tag) => store.spelling(ownerId, tag)))),
         created: range(spec.create_time_range),
         updated: range(spec.update_time_range),
-        states: spec.state && [spec.state],
+        states: states ?? (spec.state && [spec.state]),
         from,
         size,
       });

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type Transaction, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction, sql } from 'kysely';
 import { BOOKMARK_GROUP_COUNT, BOOKMARK_LIMITS, type BookmarkGroup, type BookmarkInput, type BookmarkState, foldTag } from '../../../contract/bookmarks.ts';
 import type { Database } from '../storage/schema.ts';
 import type { Dialect } from '../storage/database.ts';
@@ -306,27 +306,47 @@ export function createBookmarksStore(db: Kysely<Database>, dialect: Dialect) {
     },
 
     /**
-     * The owner's bookmarks in one of `states`, newest first, `limit` of them after `offset`, and
-     * how many there are: linkding's offset pages (`bookmarks_read_state`, 0034).
+     * The owner's bookmarks in one of `states` (and with one of `tags`, spelled as stored, when
+     * given), newest first, `limit` of them after `offset`, and how many there are: linkding's
+     * offset pages (`bookmarks_read_state`, 0034).
      */
-    async pageOfStates(ownerId: string, states: BookmarkState[], offset: number, limit: number): Promise<{ total: number; rows: BookmarkRow[] }> {
-      const [counted, rows] = await Promise.all([
-        db
-          .selectFrom('bookmarks')
-          .where('owner_id', '=', ownerId)
-          .where('read_state', 'in', states)
-          .select((eb) => eb.fn.countAll<number | string>().as('total'))
-          .executeTakeFirstOrThrow(),
-        selectRow(db)
-          .where('owner_id', '=', ownerId)
-          .where('read_state', 'in', states)
-          .orderBy('create_date', 'desc')
-          .orderBy('id', 'desc')
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-      ]);
+    async pageOfStates(
+      ownerId: string,
+      filter: { states: BookmarkState[]; tags?: string[] | undefined },
+      offset: number,
+      limit: number,
+    ): Promise<{ total: number; rows: BookmarkRow[] }> {
+      const { states, tags } = filter;
+      const matching = <Q extends SelectQueryBuilder<Database, 'bookmarks', object>>(query: Q): Q => {
+        const inStates = query.where('bookmarks.owner_id', '=', ownerId).where('bookmarks.read_state', 'in', states) as Q;
+        if (!tags || tags.length === 0) return inStates;
+        return inStates.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('bookmark_tags as t')
+              .select('t.bookmark_id')
+              .whereRef('t.bookmark_id', '=', 'bookmarks.id')
+              .where('t.owner_id', '=', ownerId)
+              .where('t.tag', 'in', tags),
+          ),
+        ) as Q;
+      };
+      const counted = await matching(db.selectFrom('bookmarks'))
+        .select((eb) => eb.fn.countAll<number | string>().as('total'))
+        .executeTakeFirstOrThrow();
+      const rows = await matching(selectRow(db)).orderBy('create_date', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
       return { total: Number(counted.total), rows };
+    },
+
+    /** Every tag of the owner with when it was first given (epoch ms), for linkding's tag list. */
+    async tagsFirstGiven(ownerId: string): Promise<Array<{ tag: string; first: number }>> {
+      const rows = await db
+        .selectFrom('bookmark_tags')
+        .select(['tag', (eb) => eb.fn.min('create_date').as('first')])
+        .where('owner_id', '=', ownerId)
+        .groupBy('tag')
+        .execute();
+      return rows.map((row) => ({ tag: row.tag, first: Number(row.first) }));
     },
 
     /**
