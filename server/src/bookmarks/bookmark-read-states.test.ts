@@ -1,9 +1,12 @@
+import { Migrator, sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Bookmark, BookmarkPage } from '../../../contract/bookmarks.ts';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { bookmarkFixture, bookmarksByLink, importBookmarks } from '../test/bookmark-import.ts';
 import { type BookmarksClient, bookmarksClient } from '../test/bookmarks-client.ts';
-import { registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
+import { migrate, openStorage } from '../storage/database.ts';
+import { migrationProvider } from '../storage/migration-provider.ts';
+import { createTestDatabase, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 
 const MINUTE = 60_000;
 
@@ -154,5 +157,38 @@ describe.each(testDialects)('bookmark read-later states on %s', (dialect) => {
     const file = (await carol.inject('GET', '/bookmarks/export')).body;
     expect(file).toMatch(/HREF="https:\/\/github.com\/sissbruecker\/linkding"[^>]* TOREAD="1"/);
     expect(file).not.toMatch(/HREF="https:\/\/linkding.link\/"[^>]* TOREAD/);
+  });
+
+  it('makes the bookmarks saved before 0034 read, and their index entries with them', async () => {
+    const database = await createTestDatabase(dialect);
+    const old = await openStorage(database);
+    try {
+      const migrator = new Migrator({
+        db: old.db,
+        provider: migrationProvider(dialect),
+        ...(database.postgresSchema ? { migrationTableSchema: database.postgresSchema } : {}),
+      });
+      expect((await migrator.migrateTo('0032-shelves')).error).toBeUndefined();
+      await old.db
+        .insertInto('users')
+        .values({ id: 'u1', email: 'u1@example.org', display_name: 'U', photo: null, password_hash: null, timezone: null, is_admin: 0, created_at: 0, updated_at: 0 } as never)
+        .execute();
+      await old.db
+        .insertInto('bookmarks')
+        // The table as 0032 left it, without a state.
+        .values({ id: 1, owner_id: 'u1', title: 'Old', link: 'https://x.example.org/', link_key: 'https://x.example.org/', host: 'x.example.org', tags: '[]', note: null, create_date: 1, update_date: 1 } as never)
+        .execute();
+      const search = dialect === 'postgres' ? sql`, search` : sql``;
+      const words = dialect === 'postgres' ? sql`, to_tsvector('simple', 'old')` : sql``;
+      await sql`insert into bookmark_index (bookmark_id, owner_id, host, tags, create_date, update_date ${search})
+        values (1, 'u1', 'x.example.org', '[]', 1, 1 ${words})`.execute(old.db);
+
+      await migrate(old);
+      expect(await old.db.selectFrom('bookmarks').select('read_state').execute()).toEqual([{ read_state: 'read' }]);
+      expect(await old.db.selectFrom('bookmark_index').select('read_state').execute()).toEqual([{ read_state: 'read' }]);
+    } finally {
+      await old.close();
+      await database.drop();
+    }
   });
 });

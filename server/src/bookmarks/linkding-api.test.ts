@@ -126,6 +126,16 @@ describe.each(testDialects)('linkding’s REST API on %s', (dialect) => {
     expect(after.bookmark).toEqual(saved);
   });
 
+  it('checks a page it cannot read (a browser page, a 404) with empty metadata, not an error', async () => {
+    const alice = await newUser();
+    for (const url of ['chrome://newtab/', `${pages.origin}/missing`, 'not a url']) {
+      const response = await alice.call('GET', `/api/bookmarks/check/?url=${encodeURIComponent(url)}`);
+      expect(response.statusCode, url).toBe(200);
+      expect(LinkdingCheck.parse(response.json())).toEqual({ bookmark: null, metadata: { url, title: null, description: null, preview_image: null }, auto_tags: [] });
+    }
+    expect(LinkdingFieldErrors.parse((await alice.call('GET', '/api/bookmarks/check/')).json())).toEqual({ url: ['url is required'] });
+  });
+
   it('saves a link already saved as an update of that bookmark (201, same id), and "unread: false" as read', async () => {
     const alice = await newUser();
     const first = await save(alice, popupForm(`${pages.origin}/other`));
