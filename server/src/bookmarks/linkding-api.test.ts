@@ -304,6 +304,8 @@ describe.each(testDialects)('linkding’s REST API on %s', (dialect) => {
     expect(await status(`Bearer ${alice.idToken}`)).toBe(401);
     expect(await status(`Token ${alice.token}`)).toBe(200);
     expect(await status(`Bearer ${alice.token}`)).toBe(200);
+    // The Token scheme is linkding's, taken on its routes only.
+    expect((await t.app.inject({ url: '/bookmarks/', headers: { authorization: `Token ${alice.token}` } })).statusCode).toBe(401);
     const revoke = await t.app.inject({ method: 'DELETE', url: `/api/users/me/tokens/${alice.tokenId}`, headers: bearer(alice.idToken) });
     expect(revoke.statusCode, revoke.body).toBe(204);
     expect(await status(`Token ${alice.token}`)).toBe(401);
