@@ -33,7 +33,7 @@ export const BASE = [
 export const FEATURE_RANKS = [
   { users: ['accounts.service.ts', 'invitations.store.ts', 'user-events.ts', 'users.store.ts'] },
   { auth: ['authenticate.ts', 'auth.service.ts', 'calendar-tokens.ts', 'oidc/identities.store.ts'] },
-  { bookmarks: [], books: ['books.service.ts', 'library/book-formats.ts', 'library/download-name.ts', 'library/library.files.ts'], tasks: [] },
+  { bookmarks: ['archive/articles-to-read.ts'], books: ['books.service.ts', 'library/book-formats.ts', 'library/download-name.ts', 'library/library.files.ts'], tasks: [] },
   { admin: [], shelves: ['shelves.service.ts'], reading: [] },
   { opds: [] },
 ];

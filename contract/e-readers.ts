@@ -89,6 +89,10 @@ export const SendBookBody = z.strictObject({
 });
 export type SendBookBody = z.infer<typeof SendBookBody>;
 
+/** `POST /bookmarks/{id}/send`: a kept article, as an EPUB, to one of the user's e-readers. */
+export const SendArticleBody = SendBookBody.pick({ device_id: true });
+export type SendArticleBody = z.infer<typeof SendArticleBody>;
+
 /** What became of a send: mailed (`sent`), or kept in the server's outbox, which has no mail server (`outbox`). */
 export const SendBookReply = z.object({
   device: z.string(),

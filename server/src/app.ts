@@ -11,6 +11,8 @@ import { decorateRequestsWithPrincipal, guardRoutes } from './auth/authenticate.
 import { identitiesRoutes } from './auth/oidc/identities.routes.ts';
 import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
 import { sessionsRoutes } from './auth/sessions.routes.ts';
+import { archiveRoutes } from './bookmarks/archive/archive.routes.ts';
+import { articleSendRoutes } from './bookmarks/archive/article-send.routes.ts';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
 import { linkdingApiRoutes } from './bookmarks/linkding-api.routes.ts';
 import { LINKDING_BASE_PATH } from '../../contract/linkding.ts';
@@ -145,6 +147,7 @@ export async function buildApp({
       await signedIn.register(bookSearchPreferencesRoutes, { preferences: services.bookSearchPreferences });
       await signedIn.register(shelvesRoutes, { shelves: services.shelves });
       await signedIn.register(sendToDeviceRoutes, { devices: services.eReaderDevices, sendToDevice: services.sendToDevice });
+      await signedIn.register(articleSendRoutes, { articles: services.articlesToRead, sendFile: services.sendToDevice.sendFile });
       await signedIn.register(readingRoutes, { reading: services.reading });
     });
     // A personal API token is good here and nowhere else: a leaked script token reaches the owner's
@@ -152,6 +155,7 @@ export async function buildApp({
     await api.register(async (owners) => {
       guardRoutes(owners, authenticator.requireUserOrApiToken);
       await owners.register(bookmarksRoutes, { bookmarks: services.bookmarks, previews: services.linkPreviews });
+      await owners.register(archiveRoutes, { archive: services.bookmarkArchive });
       await owners.register(tasksRoutes, { tasks: services.tasks });
     });
     // linkding's browser extension and apps, given `https://host/linkding`: its API under that base,
@@ -192,7 +196,7 @@ export async function buildApp({
       thumbnails: services.coverThumbnails,
       authenticator,
     });
-    await api.register(opdsRoutes, { books: services.books, shelves: services.shelves, files: services.libraryFiles, authenticator, clock: services.clock, publicUrl: config.publicUrl });
+    await api.register(opdsRoutes, { books: services.books, shelves: services.shelves, articles: services.articlesToRead, files: services.libraryFiles, authenticator, clock: services.clock, publicUrl: config.publicUrl });
     await api.register(catalogueLoadsRoutes, { loads: services.catalogueLoads, authenticator });
     await api.register(kosyncRoutes, { koreader: services.koreader, authenticator });
   });

@@ -63,6 +63,7 @@ const Environment = z.object({
     })
     .optional(),
   PREVIEW_ALLOW_PRIVATE: flag.default(false),
+  ARCHIVE_QUOTA_MB: z.coerce.number({ error: 'expected a number of megabytes' }).int().min(1).max(10_000_000).default(500),
 });
 
 /** The typed configuration the server runs with; its type is this schema's output. */
@@ -103,6 +104,8 @@ const ConfigSchema = Environment.superRefine((e, context) => {
   calibreLibrary: e.CALIBRE_LIBRARY,
   /** Let the page preview fetch pages on loopback and private addresses (tests, or a server only a home network reaches). */
   previewAllowPrivate: e.PREVIEW_ALLOW_PRIVATE,
+  /** How many MB of kept pages each user may have (bookmarks/archive/). */
+  archiveQuotaMb: e.ARCHIVE_QUOTA_MB,
 }));
 
 export type Config = z.output<typeof ConfigSchema>;

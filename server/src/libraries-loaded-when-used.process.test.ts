@@ -8,7 +8,7 @@ import { startServerProcess } from './test/server-process.ts';
 const HOOK = path.join(import.meta.dirname, 'test/modules-loaded-hook.ts');
 
 /** Libraries a feature loads when it is first used, each a few MB of memory held for good once loaded. */
-const LOADED_WHEN_USED = ['sharp', 'nodemailer', 'xmlbuilder2'];
+const LOADED_WHEN_USED = ['sharp', 'nodemailer', 'xmlbuilder2', 'linkedom', '@mozilla/readability', 'sanitize-html'];
 /** Libraries read in a thread of their own, which ends: the main thread keeps what was read, not the library. */
 const READ_IN_A_THREAD = ['@zxcvbn-ts/language-common'];
 

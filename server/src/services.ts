@@ -35,6 +35,11 @@ import { IMPORT_BATCH } from './bookmarks/bookmark-file-import.ts';
 import { createBookmarksService } from './bookmarks/bookmarks.service.ts';
 import { createBookmarksStore } from './bookmarks/bookmarks.store.ts';
 import { createLinkPreviews } from './bookmarks/preview/link-previews.ts';
+import { createArchiveService } from './bookmarks/archive/archive.service.ts';
+import { createArchivesStore } from './bookmarks/archive/archives.store.ts';
+import { createArticlesToRead } from './bookmarks/archive/articles-to-read.ts';
+import { createPageArchiver } from './bookmarks/archive/page-archiver.ts';
+import { isPublicAddress } from './bookmarks/preview/public-address.ts';
 import { createBookSearchPreferencesStore } from './books/book-search-preferences.store.ts';
 import { createBooksService } from './books/books.service.ts';
 import { createEReaderDevicesStore } from './books/e-reader-devices.store.ts';
@@ -235,12 +240,20 @@ export async function createServices(options: ServicesOptions) {
     onScheduleChange: noticeScheduler.poke,
   });
   const calendarTokens = createCalendarTokens(db, clock);
+  const bookmarkArchive = createArchiveService({
+    store: createArchivesStore(db),
+    archiver: createPageArchiver({ mayVisit: config.previewAllowPrivate ? () => true : isPublicAddress }),
+    clock,
+    quotaBytes: config.archiveQuotaMb * 1024 * 1024,
+    log,
+  });
   const bookmarks = createBookmarksService({
     store: createBookmarksStore(db, storage.dialect),
     index: bookmarkIndex,
     imports: createBookmarkImportsStore(db),
     clock,
     importBatch: IMPORT_BATCH[storage.dialect],
+    onCreated: bookmarkArchive.afterSave,
   });
   const linkPreviews = createLinkPreviews({ allowPrivate: config.previewAllowPrivate });
   const apiTokens = createApiTokensService({ store: createApiTokensStore(db), clock });
@@ -281,6 +294,7 @@ export async function createServices(options: ServicesOptions) {
   const jobs: Job[] = [
     { name: 'notice scheduler', start: noticeScheduler.start, stop: noticeScheduler.stop },
     sessionPruningJob(auth, log),
+    bookmarkArchive.job,
     ...(library ? [library] : []),
   ];
   return {
@@ -311,6 +325,9 @@ export async function createServices(options: ServicesOptions) {
     users,
     tasks,
     bookmarks,
+    /** Kept copies of bookmarked pages. */
+    bookmarkArchive,
+    articlesToRead: createArticlesToRead(db),
     linkPreviews,
     books,
     bookSearchPreferences: createBookSearchPreferencesStore(db, clock),

@@ -53,6 +53,7 @@ export function createBookmarksService({
   imports: importRecords,
   clock,
   importBatch,
+  onCreated = async () => {},
 }: {
   store: BookmarksStore;
   index: BookmarkIndex;
@@ -60,6 +61,11 @@ export function createBookmarksService({
   clock: Clock;
   /** Bookmarks an import writes per transaction (`IMPORT_BATCH`). */
   importBatch?: number | undefined;
+  /**
+   * Told of each bookmark created one at a time (not imported), after it is stored: its page is
+   * kept (archive/), the copy marked as being fetched before the reply, fetched after it.
+   */
+  onCreated?: (ownerId: string, bookmarkId: number) => Promise<void>;
 }) {
   // A broad search counts the groups of every match, and a user's entries change only when
   // indexed: a result is kept until the owner's index version changes.
@@ -149,6 +155,7 @@ export function createBookmarksService({
       const now = clock.now();
       const row = await store.insert(ownerId, { ...input, createDate: now, updateDate: now, state });
       if (!row) throw duplicateLink();
+      await onCreated(ownerId, Number(row.id));
       return fromRow(row);
     },
 

@@ -2,6 +2,8 @@ import type { BookIndexedField } from '../../../contract/book-fields.ts';
 import type { CatalogueBook } from '../../../contract/books.ts';
 import { htmlText } from '../search/search-text.ts';
 
+type IndexedBook = Pick<CatalogueBook, 'id' | 'title' | 'author' | 'comment' | 'path' | 'formats' | 'tags' | 'series' | 'identifiers'>;
+
 /**
  * The text each search field indexes: the comment without its markup, every file path of the
  * book below its library folder. Each engine then reduces it to words (see search-text.ts).
@@ -12,20 +14,22 @@ import { htmlText } from '../search/search-text.ts';
  * finds the same books as before. An identifier's value is indexed, not its type, which nearly
  * every book would share.
  */
-export function indexedText(
-  book: Pick<CatalogueBook, 'id' | 'title' | 'author' | 'comment' | 'path' | 'formats' | 'tags' | 'series' | 'identifiers'>,
-): Record<BookIndexedField, string> {
-  const files = book.formats.length > 0 ? book.formats : [book.path];
-  const about = [book.comment ? htmlText(book.comment) : '', ...book.tags, book.series ?? ''];
-  return {
-    title: book.title,
-    author: book.author,
-    comment: about.filter(Boolean).join(' '),
-    file_path: files.map((file) => pathInLibrary(file, book.id)).join(' '),
-    series: book.series ?? '',
-    tags: book.tags.join(' '),
-    identifiers: Object.values(book.identifiers).join(' '),
-  };
+const FIELD_TEXT: Record<BookIndexedField, (book: IndexedBook) => string> = {
+  title: (book) => book.title,
+  author: (book) => book.author,
+  comment: (book) => [book.comment ? htmlText(book.comment) : '', ...book.tags, book.series ?? ''].filter(Boolean).join(' '),
+  file_path: (book) => (book.formats.length > 0 ? book.formats : [book.path]).map((file) => pathInLibrary(file, book.id)).join(' '),
+  series: (book) => book.series ?? '',
+  tags: (book) => book.tags.join(' '),
+  identifiers: (book) => Object.values(book.identifiers).join(' '),
+};
+
+/** The text of one field, for a reader that indexes some of them (the index's build splits the fields between two threads). */
+export const indexedFieldText = (book: IndexedBook, field: BookIndexedField): string => FIELD_TEXT[field](book);
+
+/** Every field's text. */
+export function indexedText(book: IndexedBook): Record<BookIndexedField, string> {
+  return Object.fromEntries(Object.entries(FIELD_TEXT).map(([field, text]) => [field, text(book)])) as Record<BookIndexedField, string>;
 }
 
 /**

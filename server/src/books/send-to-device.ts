@@ -38,6 +38,33 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 export function createSendToDevice({ devices, books, files, mailer, delivery }: Options) {
   const limitOf = (device: EReader) => device.max_mb * BYTES_PER_MB;
 
+  /** The file mailed to the device, once the device takes its format and it is within the device's limit. */
+  async function mail(
+    device: EReader,
+    file: { title: string; name: string; format: string; size: number; attachment: { path: string } | { content: Uint8Array } },
+  ): Promise<SendBookReply> {
+    const { format, size } = file;
+    const kind = E_READER_KIND_NAMES[device.kind];
+    if (formatsTakenBy(device.kind, [format]).length === 0) {
+      throw new AppError(400, `${kind} does not take ${format.toUpperCase()} files by e-mail: choose another format`);
+    }
+    if (size > limitOf(device)) {
+      throw new AppError(422, `The ${format.toUpperCase()} file is ${megabytes(size)}, more than the ${device.max_mb} MB that ${device.name} takes: nothing was sent`);
+    }
+    try {
+      await mailer.send({
+        id: `send.${randomUUID()}`,
+        recipients: [device.email],
+        subject: file.title,
+        body: `${file.name}, sent from Organiser.\n`,
+        attachments: [{ fileName: asciiFileName(file.name), contentType: mimeTypeOf(format), ...file.attachment }],
+      });
+    } catch (error) {
+      throw new AppError(502, `The mail server did not take the message to ${device.name}: ${reasonOf(error)}`);
+    }
+    return { device: device.name, email: device.email, format, size, delivery };
+  }
+
   return {
     /** Each of the user's devices with the book's formats on disk that it takes, best first. */
     async options(userId: string, bookId: string): Promise<SendOptions> {
@@ -58,28 +85,17 @@ export function createSendToDevice({ devices, books, files, mailer, delivery }: 
       const book = await books.get(bookId);
       const file = await files.file(book, format);
       if (!file) throw notFound('File');
-      const kind = E_READER_KIND_NAMES[device.kind];
-      if (formatsTakenBy(device.kind, [format]).length === 0) {
-        throw new AppError(400, `${kind} does not take ${format.toUpperCase()} files by e-mail: choose another format`);
-      }
-      if (file.size > limitOf(device)) {
-        throw new AppError(
-          422,
-          `The ${format.toUpperCase()} file is ${megabytes(file.size)}, more than the ${device.max_mb} MB that ${device.name} takes: nothing was sent`,
-        );
-      }
-      try {
-        await mailer.send({
-          id: `send.${randomUUID()}`,
-          recipients: [device.email],
-          subject: book.title || downloadName(book, format),
-          body: `${downloadName(book, format)}, sent from Organiser.\n`,
-          attachments: [{ fileName: asciiFileName(downloadName(book, format)), path: file.path, contentType: mimeTypeOf(format) }],
-        });
-      } catch (error) {
-        throw new AppError(502, `The mail server did not take the message to ${device.name}: ${reasonOf(error)}`);
-      }
-      return { device: device.name, email: device.email, format, size: file.size, delivery };
+      const name = downloadName(book, format);
+      return mail(device, { title: book.title || name, name, format, size: file.size, attachment: { path: file.path } });
+    },
+
+    /**
+     * A file made for the user (a kept article's EPUB) mailed to one of their devices, as a book is:
+     * checked against the device the same way, and refused the same way.
+     */
+    async sendFile(userId: string, deviceId: string, file: { title: string; name: string; format: string; content: Uint8Array }): Promise<SendBookReply> {
+      const device = await devices.get(userId, deviceId);
+      return mail(device, { title: file.title, name: file.name, format: file.format, size: file.content.length, attachment: { content: file.content } });
     },
   };
 }

@@ -80,6 +80,15 @@ describe.each(testDialects)('http surface on %s', (dialect) => {
     }
   });
 
+  it('lets the create form the bookmarklet opens keep its opener, and no other page', async () => {
+    const opener = (url: string) => t.app.inject({ url, headers: { accept: BROWSER_PAGE_ACCEPT } }).then((reply) => reply.headers['cross-origin-opener-policy']);
+    expect(await opener('/bookmark/create?url=https%3A%2F%2Fexample.org%2F&title=x&capture=1')).toBe('unsafe-none');
+    expect(await opener('/bookmark/create?capture=1')).toBe('unsafe-none');
+    for (const url of ['/bookmark/create', '/bookmark/create?capture=10', '/bookmark/create?nocapture=1', '/bookmark/1?capture=1', '/book']) {
+      expect(await opener(url), url).toBe('same-origin-allow-popups');
+    }
+  });
+
   it.each([
     ['GET', '/users/auth', 'application/vnd.koreader.v1+json'],
     ['GET', '/kobo/abc/v1/initialization', '*/*'],

@@ -43,11 +43,19 @@ const READER_DIRECTIVES = {
 
 const READER_PAGE = /^\/book\/[^/?#]+\/read\/[^/?#]+\/?(?:[?#]|$)/;
 
-function headersFor(directives: Record<string, string[]>): Array<[string, string]> {
+/**
+ * The create form as the bookmarklet opens it, in a popup of the page it was pressed on, asks
+ * that page for its HTML (bookmark-capture.ts): its opener must stay its opener, which a
+ * `same-origin-allow-popups` opened from another site would cut. Only this page load gets
+ * `unsafe-none`; the page's policy is the app's.
+ */
+const CAPTURE_PAGE = /^\/bookmark\/create\?(?:[^#]*&)?capture=1(?:[&#]|$)/;
+
+function headersFor(directives: Record<string, string[]>, opener: 'same-origin-allow-popups' | 'unsafe-none' = 'same-origin-allow-popups'): Array<[string, string]> {
   const setHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives },
     // The sign-in popup of a later issue posts back to its opener, which needs the opener kept.
-    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    crossOriginOpenerPolicy: { policy: opener },
     strictTransportSecurity: false,
   });
   const headers: Array<[string, string]> = [];
@@ -62,8 +70,10 @@ function headersFor(directives: Record<string, string[]>): Array<[string, string
 export function registerSecurityHeaders(app: FastifyInstance) {
   const appHeaders = headersFor(APP_DIRECTIVES);
   const readerHeaders = headersFor(READER_DIRECTIVES);
+  const captureHeaders = headersFor(APP_DIRECTIVES, 'unsafe-none');
+  const headersOf = (url: string) => (READER_PAGE.test(url) ? readerHeaders : CAPTURE_PAGE.test(url) ? captureHeaders : appHeaders);
   app.addHook('onRequest', (request, reply, done) => {
-    for (const [name, value] of READER_PAGE.test(request.url) ? readerHeaders : appHeaders) reply.raw.setHeader(name, value);
+    for (const [name, value] of headersOf(request.url)) reply.raw.setHeader(name, value);
     done();
   });
 }

@@ -6,8 +6,11 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Transporter } from 'nodemailer';
 
-/** A file attached as it is on disk: read when the message is written, so that it is never held whole. */
-export type MailAttachment = { fileName: string; path: string; contentType: string };
+/**
+ * A file attached as it is on disk, read when the message is written so that it is never held
+ * whole, or made in memory (an article's EPUB, tens of kilobytes).
+ */
+export type MailAttachment = { fileName: string; contentType: string } & ({ path: string } | { content: Uint8Array });
 
 /**
  * A plain-text message, with files attached; `id` is its key, unique to it (a task notice's key:
@@ -27,7 +30,11 @@ export type Mailer = {
 const messageId = (id: string) => `<${createHash('sha256').update(id).digest('hex').slice(0, 32)}@organiser.notice>`;
 
 function message(mail: OutgoingMail, from: string) {
-  const attachments = (mail.attachments ?? []).map((file) => ({ filename: file.fileName, path: file.path, contentType: file.contentType }));
+  const attachments = (mail.attachments ?? []).map((file) => ({
+    filename: file.fileName,
+    contentType: file.contentType,
+    ...('path' in file ? { path: file.path } : { content: Buffer.from(file.content) }),
+  }));
   return { from, to: mail.recipients, subject: mail.subject, text: mail.body, messageId: messageId(mail.id), attachments };
 }
 

@@ -15,6 +15,7 @@ const NAMESPACES = {
 
 /** Calibre keeps covers as `cover.jpg`; the cover call serves them as JPEG. */
 const COVER_TYPE = 'image/jpeg';
+const EPUB_TYPE = 'application/epub+zip';
 
 export type FeedLink = { rel: string; href: string; type: string; title?: string };
 
@@ -119,6 +120,29 @@ export function acquisitionFeed(head: FeedHead, books: FeedBook[], urls: BookUrl
   feed.ele('opensearch:startIndex').txt(String(paging.from + 1));
   feed.ele('opensearch:itemsPerPage').txt(String(paging.size));
   for (const book of books) bookEntry(feed, book, urls, head.updated);
+  return finish(doc);
+}
+
+/** A kept article as its entry shows it (bookmarks/archive/articles-to-read.ts), with where its EPUB is. */
+export type FeedArticle = { id: string; title: string; link: string; byline: string | null; site: string | null; summary: string; kept: Date; epub: string };
+
+/** Kept articles as an acquisition feed: each an EPUB, with a link back to its page. */
+export function articleFeed(head: FeedHead, articles: FeedArticle[], paging: Paging): string {
+  const { doc, feed } = atomDocument(head);
+  feed.ele('opensearch:totalResults').txt(String(paging.total));
+  feed.ele('opensearch:startIndex').txt(String(paging.from + 1));
+  feed.ele('opensearch:itemsPerPage').txt(String(paging.size));
+  for (const article of articles) {
+    const entry = feed.ele('entry');
+    entry.ele('title').txt(article.title);
+    entry.ele('id').txt(article.id);
+    entry.ele('updated').txt(article.kept.toISOString());
+    if (article.byline) entry.ele('author').ele('name').txt(article.byline);
+    if (article.site) entry.ele('dc:publisher').txt(article.site);
+    if (article.summary) entry.ele('summary', { type: 'text' }).txt(article.summary);
+    entry.ele('link', { rel: REL.acquisition, href: article.epub, type: EPUB_TYPE, title: 'EPUB' });
+    entry.ele('link', { rel: 'alternate', href: article.link, type: 'text/html', title: 'The page' });
+  }
   return finish(doc);
 }
 

@@ -1,5 +1,5 @@
 import type { Shelf } from './opds.browse.ts';
-import { acquisitionFeed, type FeedBook, type FeedLink, latestChange, type NavigationEntry, navigationFeed, openSearchDescription } from './opds.feed.ts';
+import { acquisitionFeed, articleFeed, type FeedArticle, type FeedBook, type FeedLink, latestChange, type NavigationEntry, navigationFeed, openSearchDescription } from './opds.feed.ts';
 import { OPDS_PAGE_SIZE, OPDS_TYPES } from './opds.vocabulary.ts';
 
 /** A feed as sent: its Content-Type and its XML. */
@@ -101,6 +101,24 @@ export function opdsPages(origin: string, now: Date) {
         type: `${OPDS_TYPES.acquisition};charset=utf-8`,
         body: acquisitionFeed(head, books, urls, { total, from: (page - 1) * size, size }),
       };
+    },
+
+    /** One page of the person's kept articles (bookmarks/archive/), `total` in all, each as an EPUB. */
+    articles(place: FeedPlace, articles: Array<Omit<FeedArticle, 'id' | 'epub'> & { bookmarkId: number }>, total: number, page: number): OpdsPage {
+      const size = OPDS_PAGE_SIZE.books;
+      const url = pageUrl(place);
+      const head = {
+        id: pageId(place, page),
+        title: place.title,
+        updated: articles.length === 0 ? now : new Date(Math.max(...articles.map((article) => article.kept.getTime()))),
+        links: [...commonLinks(url(page), 'acquisition', place.up), ...pageLinks(url, page, total, size, 'acquisition')],
+      };
+      const entries = articles.map(({ bookmarkId, ...article }) => ({
+        ...article,
+        id: `urn:organiser:bookmark:${bookmarkId}`,
+        epub: at(`/opds/articles/${bookmarkId}/epub`),
+      }));
+      return { type: `${OPDS_TYPES.acquisition};charset=utf-8`, body: articleFeed(head, entries, { total, from: (page - 1) * size, size }) };
     },
 
     openSearch: (): OpdsPage => ({

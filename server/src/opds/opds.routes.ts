@@ -8,6 +8,9 @@ import type { BooksService } from '../books/books.service.ts';
 import type { LibraryFiles } from '../books/library/library.files.ts';
 import type { Clock } from '../clock.ts';
 import type { ShelvesService } from '../shelves/shelves.service.ts';
+import type { ArticlesToRead } from '../bookmarks/archive/articles-to-read.ts';
+import { asciiFileName } from '../books/library/download-name.ts';
+import { create as contentDisposition } from 'content-disposition';
 import { notFound } from '../errors.ts';
 import { requestOrigin } from '../http/request-origin.ts';
 import { letterOf } from '../books/books.service.ts';
@@ -16,7 +19,7 @@ import { feedBooks, listedInFeeds } from './opds.entries.ts';
 import type { OpdsPage } from './opds.pages.ts';
 import { OPDS_PAGE_SIZE, REL } from './opds.vocabulary.ts';
 
-type Options = { books: BooksService; shelves: ShelvesService; files: LibraryFiles; authenticator: Authenticator; clock: Clock; publicUrl: string | undefined };
+type Options = { books: BooksService; shelves: ShelvesService; articles: ArticlesToRead; files: LibraryFiles; authenticator: Authenticator; clock: Clock; publicUrl: string | undefined };
 
 const Page = z.coerce
   .number({ error: 'must be a number' })
@@ -29,6 +32,7 @@ const ShelfQuery = z.strictObject({ name: z.string().min(1, 'must not be empty')
 const SearchQuery = z.strictObject({ q: z.string().max(1000, 'must be at most 1000 characters').default(''), page: Page });
 const LetterParams = z.strictObject({ letter: z.string().regex(/^([A-Z]|other)$/, 'must be a letter A–Z or other') });
 const ShelfParams = z.strictObject({ id: z.string().min(1).max(64) });
+const ArticleParams = z.strictObject({ id: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(Number.MAX_SAFE_INTEGER) });
 const FormatParams = z.strictObject({ format: z.enum(BOOK_FORMATS, { error: `must be one of ${BOOK_FORMATS.join(', ')}` }) });
 
 /** Authors filed under no letter A–Z ('#') are at `/opds/authors/other`: a '#' in a path is a fragment. */
@@ -52,7 +56,7 @@ const FACETS: Record<BrowseFacet, { title: string; one: string }> = {
  * the books service's results (opds.pages.ts writes them), signed in with HTTP Basic
  * (auth/basic-auth.ts), a bearer token, or the shared books key (`X-API-Key`).
  */
-export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, shelves, files, authenticator, clock, publicUrl }) => {
+export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, shelves, articles, files, authenticator, clock, publicUrl }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const browse = createBrowseIndex(books, listedInFeeds(files));
   // The shared books key reads the catalogue wherever it is served, its feeds as much as /api/books.
@@ -95,7 +99,10 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, shel
         { id: 'formats', title: 'Formats', content: 'The books by file format', path: '/opds/formats', kind: 'navigation' },
         ...(personOf(request) === null
           ? []
-          : [{ id: 'shelves', title: 'Shelves', content: 'Your shelves and those shared with you', path: '/opds/shelves', kind: 'navigation' as const }]),
+          : [
+              { id: 'shelves', title: 'Shelves', content: 'Your shelves and those shared with you', path: '/opds/shelves', kind: 'navigation' as const },
+              { id: 'articles', title: 'Articles', content: 'The pages you kept from your bookmarks, each as an EPUB', path: '/opds/articles', kind: 'acquisition' as const },
+            ]),
       ]),
     ),
   );
@@ -234,6 +241,42 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, shel
       const place = { id: `shelf:${id}`, title: found.shelf.name, path: `/opds/shelves/${encodeURIComponent(id)}`, up: '/opds/shelves' };
       const entries = files.served ? await feedBooks(files, found.books) : [];
       return send(reply, (await pagesFor(request)).books(place, entries, files.served ? found.shelf.book_count : 0, page));
+    },
+  );
+
+  routes.get(
+    '/opds/articles',
+    { schema: { ...docs("A person's kept articles, newest first, each as an EPUB (an acquisition feed, paged)"), querystring: PageQuery } },
+    async (request, reply) => {
+      const person = personOf(request);
+      // The shared books key is no one: it has no bookmarks.
+      const { page } = request.query;
+      const found = person === null ? { total: 0, articles: [] } : await articles.page(person, (page - 1) * OPDS_PAGE_SIZE.books, OPDS_PAGE_SIZE.books);
+      const place = { id: 'articles', title: 'Articles', path: '/opds/articles', up: '/opds' };
+      const entries = found.articles.map(({ keptAt, ...article }) => ({ ...article, kept: new Date(keptAt) }));
+      return send(reply, (await pagesFor(request)).articles(place, entries, found.total, page));
+    },
+  );
+
+  routes.get(
+    '/opds/articles/:id/epub',
+    {
+      schema: {
+        tags: ['opds'],
+        summary: 'A kept article as an EPUB, made from its copy',
+        params: ArticleParams,
+        response: { 200: z.any().describe('application/epub+zip'), 400: ErrorReply, 401: ErrorReply, 404: ErrorReply, 429: ErrorReply },
+      },
+    },
+    async (request, reply) => {
+      const person = personOf(request);
+      if (person === null) throw notFound('Article');
+      const { title, epub } = await articles.epub(person, request.params.id);
+      const name = `${title.replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ').trim().slice(0, 200) || 'article'}.epub`;
+      return reply
+        .type('application/epub+zip')
+        .header('content-disposition', contentDisposition(name, { fallback: asciiFileName(name) }))
+        .send(Buffer.from(epub));
     },
   );
 };

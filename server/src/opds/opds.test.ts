@@ -129,7 +129,7 @@ describe.each(testDialects)('the OPDS catalogue on %s', (dialect) => {
 
   it('walks from the root through Authors A–Z to an author’s books, each with its files, cover and summary', async () => {
     const root = await read('/opds', 'navigation');
-    expect(root.entries?.map((entry) => entry.title?.value)).toEqual(['Newest', 'Authors A–Z', 'Series', 'Tags', 'Formats', 'Shelves']);
+    expect(root.entries?.map((entry) => entry.title?.value)).toEqual(['Newest', 'Authors A–Z', 'Series', 'Tags', 'Formats', 'Shelves', 'Articles']);
     expect(linkOf(root.links, 'search')?.type).toBe('application/opensearchdescription+xml');
 
     const letters = await read(hrefOf(entryTitled(root, 'Authors A–Z')), 'navigation');

@@ -18,6 +18,7 @@ export interface Database {
   bookmark_index_tags: BookmarkIndexTagsTable;
   bookmark_index_versions: BookmarkIndexVersionsTable;
   bookmark_imports: BookmarkImportsTable;
+  bookmark_archives: BookmarkArchivesTable;
   tasks: TasksTable;
   task_notices: TaskNoticesTable;
   task_completions: TaskCompletionsTable;
@@ -169,6 +170,32 @@ export interface BookmarkIndexTagsTable {
 export interface BookmarkIndexVersionsTable {
   owner_id: string;
   version: string;
+}
+
+/**
+ * The kept copy of a bookmark's page (bookmarks/archive/): `pending` while it is fetched, `kept`,
+ * or `failed` with the reason; `source` says where the page came from.
+ */
+export interface BookmarkArchivesTable {
+  bookmark_id: number;
+  owner_id: string;
+  status: 'pending' | 'kept' | 'failed';
+  source: 'server' | 'upload';
+  failure: string | null;
+  title: string | null;
+  byline: string | null;
+  site_name: string | null;
+  /** The readable article, sanitised, its images inside it as data: URLs. */
+  html: string | null;
+  text: string | null;
+  /** Characters of the text, and its words. */
+  length: number;
+  words: number;
+  images: number;
+  /** Bytes of `html` and `text` together: what the owner's quota counts. */
+  size: number;
+  attempted_at: number;
+  kept_at: number | null;
 }
 
 /**

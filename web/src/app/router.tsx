@@ -32,6 +32,7 @@ const BookmarkDetailPage = lazyPage(
   () => import('../features/bookmarks/bookmark-detail-page.tsx'),
   'BookmarkDetailPage',
 );
+const ReaderView = lazyPage(() => import('../features/bookmarks/reader-view.tsx'), 'ReaderView');
 const LoginPage = lazyPage(() => import('../features/auth/login-page.tsx'), 'LoginPage');
 const LogoutPage = lazyPage(() => import('../features/auth/logout-page.tsx'), 'LogoutPage');
 const ProfilePage = lazyPage(() => import('../features/profile/profile-page.tsx'), 'ProfilePage');
@@ -68,6 +69,7 @@ export const router = createBrowserRouter([
           { path: 'bookmark/query', element: <BookmarkQueryPage />, handle: titled('Bookmark search') },
           { path: 'bookmark/tags', element: <BookmarkTagsPage />, handle: titled('Bookmark tags') },
           { path: 'bookmark/:id', element: <BookmarkDetailPage />, handle: titled('Bookmark') },
+          { path: 'bookmark/:id/read', element: <ReaderView />, handle: titled('Reading') },
           { path: 'profile', element: <ProfilePage />, handle: titled('Profile') },
           { element: <RequireAdmin />, children: [{ path: 'admin', element: <AdminPage />, handle: titled('Administration') }] },
         ],

@@ -4,7 +4,7 @@ import type { StoredBook } from '../book-row.ts';
 import { RANKED_MATCH_LIMIT, ranksTitleMatchesFirst } from '../book-ranking.ts';
 import type { BookFacet, BrowseEntry } from '../../../../contract/books.ts';
 import { facetCounter } from '../book-facets.ts';
-import { indexedText } from '../indexed-text.ts';
+import { indexedFieldText } from '../indexed-text.ts';
 import { addDoc, countDocs, docBits, type DocBits, docsOf, hasDoc, intersectInto, lastDocsOf } from './doc-bits.ts';
 import { type FieldPostings, fieldPostings, fieldPostingsBuilder, type FieldPostingsData, hasWords, type WordRange } from './field-postings.ts';
 import { withRoom } from './growable.ts';
@@ -69,15 +69,36 @@ export type CatalogueIndex = {
   search(query: IndexQuery, identified: readonly number[]): { total: number; seqs: number[] };
 };
 
+/** The fields' text of a stored row. */
+const bookOfRow = (row: IndexedRow) => ({
+  ...row,
+  formats: JSON.parse(row.formats) as string[],
+  tags: JSON.parse(row.tags ?? '[]') as string[],
+  series: row.series ?? null,
+  identifiers: JSON.parse(row.identifiers ?? '{}') as Record<string, string>,
+});
+
+/** The postings of some fields, built from rows in catalogue order: a book is its row's place in that order. */
+export function rowPostingsBuilder(fields: readonly BookIndexedField[]) {
+  const builders = fields.map((field) => [field, fieldPostingsBuilder()] as const);
+  let books = 0;
+  return {
+    add(row: IndexedRow) {
+      const doc = books++;
+      const book = bookOfRow(row);
+      for (const [field, builder] of builders) builder.add(doc, searchWords(indexedFieldText(book, field)));
+    },
+    finish: (): Partial<Record<BookIndexedField, FieldPostingsData>> => Object.fromEntries(builders.map(([field, builder]) => [field, builder.finish()])),
+  };
+}
+
 /**
  * The catalogue's words held in memory, built from its rows in catalogue (`seq`) order: a search
  * is unions and intersections of bitmaps and an exact count, whatever its words (docs/book-search.md). A prefix that expands to many books (a lone "a") is unioned once and kept.
+ * The postings of the fields not built `here` are built from the same rows elsewhere and given to `finish`.
  */
-export function catalogueIndexBuilder() {
-  const fields = Object.fromEntries(BOOK_INDEXED_FIELDS.map((field) => [field, fieldPostingsBuilder()])) as Record<
-    BookIndexedField,
-    ReturnType<typeof fieldPostingsBuilder>
-  >;
+export function catalogueIndexBuilder(here: readonly BookIndexedField[] = BOOK_INDEXED_FIELDS) {
+  const fields = rowPostingsBuilder(here);
   let seqs = new Float64Array(1024);
   let titleWords = new Uint16Array(1024);
   let formatMasks = new Uint8Array(1024);
@@ -93,31 +114,22 @@ export function catalogueIndexBuilder() {
       seqs[doc] = Number(row.seq);
       titleWords[doc] = Math.min(Number(row.title_words), 0xffff);
       formatMasks[doc] = Number(row.format_mask);
-      const tags = JSON.parse(row.tags ?? '[]') as string[];
-      const series = row.series ?? null;
-      const text = indexedText({
-        ...row,
-        formats: JSON.parse(row.formats) as string[],
-        tags,
-        series,
-        identifiers: JSON.parse(row.identifiers ?? '{}') as Record<string, string>,
-      });
+      fields.add(row);
       facets.add({
         author: row.author,
-        series,
-        tags,
+        series: row.series ?? null,
+        tags: JSON.parse(row.tags ?? '[]') as string[],
         languages: JSON.parse(row.languages ?? '[]') as string[],
         format_mask: Number(row.format_mask),
         publisher: row.publisher,
       });
-      for (const field of BOOK_INDEXED_FIELDS) fields[field].add(doc, searchWords(text[field]));
     },
 
-    finish(): CatalogueIndexData {
-      const postings = Object.fromEntries(BOOK_INDEXED_FIELDS.map((field) => [field, fields[field].finish()])) as Record<
-        BookIndexedField,
-        FieldPostingsData
-      >;
+    finish(elsewhere: Partial<Record<BookIndexedField, FieldPostingsData>> = {}): CatalogueIndexData {
+      const built = { ...fields.finish(), ...elsewhere };
+      const missing = BOOK_INDEXED_FIELDS.filter((field) => built[field] === undefined);
+      if (missing.length > 0) throw new Error(`The index has no postings of ${missing.join(', ')}`);
+      const postings = built as Record<BookIndexedField, FieldPostingsData>;
       const byFormat = BOOK_FORMATS.map((_, bit) => {
         const bits = sharedArray(Uint32Array, docBits(books).length);
         for (let doc = 0; doc < books; doc++) if ((formatMasks[doc]! & (1 << bit)) !== 0) addDoc(bits, doc);

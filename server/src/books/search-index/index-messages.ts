@@ -1,4 +1,6 @@
+import type { BookIndexedField } from '../../../../contract/book-fields.ts';
 import type { CatalogueIndexData, IndexQuery } from './catalogue-index.ts';
+import type { FieldPostingsData } from './field-postings.ts';
 import type { BookRow } from '../book-row.ts';
 import type { BuiltFrom } from './index-file.ts';
 import type { IndexSourceOptions } from './index-sources.ts';
@@ -13,6 +15,12 @@ export type BuildOptions = { source: IndexSourceOptions; file: string | undefine
 export type BuildReply =
   | { type: 'progress'; done: number; total: number }
   | { type: 'built'; builtFrom: BuiltFrom; index: CatalogueIndexData; from: 'file' | 'database' }
+  | { type: 'build-failed'; message: string };
+
+/** What the thread that builds some fields' postings beside the building thread is given, and what it gives back. */
+export type FieldsOptions = { source: IndexSourceOptions; fields: BookIndexedField[] };
+export type FieldsReply =
+  | { type: 'built'; builtFrom: BuiltFrom; postings: Partial<Record<BookIndexedField, FieldPostingsData>> }
   | { type: 'build-failed'; message: string };
 
 /** What a searching thread is started with: the catalogue, and the file of the books' text (book-text/) when there is a library. */

@@ -1,7 +1,9 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
+import type { BookmarkArchive } from '../../../../contract/bookmark-archives.ts';
 import type { Bookmark, BookmarkState } from '../../../../contract/bookmarks.ts';
 import { formatDateTime } from '../../lib/format-date.ts';
+import { KeptCopy } from './kept-copy.tsx';
 import { TagChips } from './tag-chips.tsx';
 import './bookmarks.css';
 
@@ -24,6 +26,8 @@ interface BookmarkCardProps {
   selected?: boolean;
   /** Read later: given where the card may mark its bookmark read, unread, archived or back from the archive. */
   onState?: ((id: number, state: BookmarkState) => void) | undefined;
+  /** Given where the copies are known (the list and the search): the card's kept copy, and who asks again after a change. */
+  keptCopy?: { archive: BookmarkArchive | undefined; onChanged: () => void } | undefined;
 }
 
 /** The card's read-later buttons: the state each leads to, and its words. */
@@ -35,7 +39,7 @@ function stateButtons(state: BookmarkState): Array<{ to: BookmarkState; label: s
 const STATE_BADGES: Partial<Record<BookmarkState, string>> = { unread: 'Unread', archived: 'Archived' };
 
 /** Bookmark list card (docs/behaviour/bookmarks.md), with the bookmark's tags as chips. */
-export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, selected = false, onState }: BookmarkCardProps) {
+export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, selected = false, onState, keptCopy }: BookmarkCardProps) {
   const badge = STATE_BADGES[bookmark.state];
   return (
     <article className="card mb-2 bookmark-card" data-id={bookmark.id} data-state={bookmark.state}>
@@ -64,6 +68,7 @@ export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, sel
         </div>
         {bookmark.note !== undefined && <p className="small mb-0 mt-1 bookmark-note bookmark-note-start">{bookmark.note}</p>}
         <TagChips tags={bookmark.tags} />
+        {keptCopy && <KeptCopy bookmarkId={bookmark.id} archive={keptCopy.archive} onChanged={keptCopy.onChanged} />}
         {onState && (
           <div className="d-flex gap-1 mt-1 bookmark-state-buttons">
             {stateButtons(bookmark.state).map(({ to, label }) => (

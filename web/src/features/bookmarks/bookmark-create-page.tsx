@@ -9,6 +9,8 @@ import { errorMessage } from '../../api/api-error.ts';
 import { useApiDispatch } from '../../api/api.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
+import { useUploadPageMutation } from './bookmark-archive.api.ts';
+import { useCapturedPage } from './bookmark-capture.ts';
 import { type BookmarkFields, prefilledFields } from './bookmark-prefill.ts';
 import { usePreviewPageMutation } from './bookmarks.api.ts';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
@@ -77,6 +79,8 @@ export function BookmarkCreatePage() {
 
   // Opened with a link and no title (a link shared from elsewhere): the page gives the title, once.
   const [openedWith] = useState(fields);
+  const captured = useCapturedPage(params.get('capture') === '1', openedWith.link);
+  const [uploadPage] = useUploadPageMutation();
   useEffect(() => {
     if (openedWith.link !== '' && openedWith.title === '') readPage(openedWith.link);
   }, [openedWith, readPage]);
@@ -92,6 +96,8 @@ export function BookmarkCreatePage() {
       const id = await dispatch(
         createAndIndex(calls, { title: fields.title.trim(), link: fields.link.trim(), tags: splitTags(fields.tags), ...(note === '' ? {} : { note }) }),
       );
+      // The page the browser sent is kept in place of the server's fetch; should it be refused, the fetch's copy stays.
+      if (id !== null && captured !== null) await uploadPage({ id, html: new Blob([captured], { type: 'text/html' }) });
       setBusy(false);
       if (id !== null) await navigate(`/bookmark/${id}`);
     })();
@@ -142,6 +148,11 @@ export function BookmarkCreatePage() {
             {problem}
           </p>
         ))}
+        {captured !== null && (
+          <p className="text-muted small" id="bookmark-page-captured">
+            The page as your browser shows it is kept with the bookmark.
+          </p>
+        )}
         <OperationError message={operationError} />
         <Button type="submit" disabled={busy}>
           Create

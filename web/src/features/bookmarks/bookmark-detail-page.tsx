@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -17,7 +17,9 @@ import { OperationError } from '../../components/operation-error.tsx';
 import { formatDateTime } from '../../lib/format-date.ts';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
 import { deleteBookmarks, indexCurrent, openBookmark, saveBookmark } from './bookmarks.thunks.ts';
+import { KeptCopy } from './kept-copy.tsx';
 import { TagChips } from './tag-chips.tsx';
+import { useKeptCopies } from './use-kept-copies.ts';
 import './bookmarks.css';
 
 /** Bookmark detail (docs/behaviour/bookmarks.md). */
@@ -75,6 +77,8 @@ function BookmarkDetails({ bookmark }: { bookmark: Bookmark }) {
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const save = (change: Partial<Pick<Bookmark, 'title' | 'link' | 'tags' | 'note'>>) => dispatch(saveBookmark(calls, { ...bookmark, ...change }));
+  const shown = useMemo(() => [bookmark], [bookmark]);
+  const keptCopy = useKeptCopies(shown)(bookmark.id);
 
   async function confirmDelete() {
     setDeleting(true);
@@ -102,6 +106,7 @@ function BookmarkDetails({ bookmark }: { bookmark: Bookmark }) {
         onSave={(note) => save({ note: note.trim() === '' ? undefined : note })}
       />
       <p className="small text-muted mb-2">{`Create: ${formatDateTime(bookmark.create_date)}, Update: ${formatDateTime(bookmark.update_date)}`}</p>
+      {keptCopy && <KeptCopy bookmarkId={bookmark.id} archive={keptCopy.archive} onChanged={keptCopy.onChanged} />}
       <div className="d-flex align-items-center gap-2">
         {bookmark.indexed ? (
           <Badge bg="success">Indexed</Badge>

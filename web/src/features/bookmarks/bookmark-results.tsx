@@ -3,6 +3,7 @@ import Form from 'react-bootstrap/Form';
 import { NO_MORE_RESULTS, type BookmarkState as ReadState } from '../../../../contract/bookmarks.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
+import { useKeptCopies } from './use-kept-copies.ts';
 import { BookmarkCard } from './bookmark-card.tsx';
 import { type BookmarkState, pageSizeSet, useBookmarksDispatch } from './bookmarks.slice.ts';
 
@@ -27,6 +28,7 @@ export function BookmarkResults({ state, busy, onMore, selection, onState }: Boo
   const dispatch = useBookmarksDispatch();
   const { bookmarks, pageCursor, operationError, total, pageSize } = state;
   const found = total ?? bookmarks.length;
+  const keptCopies = useKeptCopies(bookmarks);
   return (
     <>
       <OperationError message={operationError} />
@@ -57,6 +59,7 @@ export function BookmarkResults({ state, busy, onMore, selection, onState }: Boo
             onSelect={selection?.onSelect}
             selected={selection?.selected.has(bookmark.id) ?? false}
             onState={onState}
+            keptCopy={keptCopies(bookmark.id)}
           />
         ))}
       </div>

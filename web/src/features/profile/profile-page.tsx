@@ -6,6 +6,7 @@ import { CalendarSection } from './calendar-section.tsx';
 import { DeleteAccountSection } from './delete-account-section.tsx';
 import { EReadersSection } from './e-readers-section.tsx';
 import { IdentityField } from './identity-field.tsx';
+import { KeptPagesSection } from './kept-pages-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
 import { SignInMethodsSection } from './sign-in-methods-section.tsx';
@@ -53,6 +54,7 @@ export function ProfilePage() {
       <ApiTokensSection />
       <AppPasswordsSection />
       <EReadersSection />
+      <KeptPagesSection />
       <DeleteAccountSection email={auth.email} />
     </section>
   );
