@@ -6,6 +6,7 @@ import {
   bookmarkLoaded,
   bookmarkSlice,
   bookmarksRemoved,
+  bookmarkStateChanged,
   BookmarkState,
   cleared,
   errorReported,
@@ -19,6 +20,7 @@ import {
 const reduce = bookmarkSlice.reducer;
 const aBookmark = (id: number, fields: Partial<Bookmark> = {}): Bookmark => ({
   id,
+  state: 'unread',
   title: `Bookmark ${id}`,
   link: `https://example.org/${id}`,
   tags: [],
@@ -48,6 +50,19 @@ describe('bookmark slice', () => {
     expect(state.host_groups).toEqual([{ key: 'example.org', doc_count: 1 }]);
     state = reduce(state, pageLoaded(page([3], null)));
     expect(state.bookmarks.map((bookmark) => bookmark.id)).toEqual([3]);
+  });
+
+  it('takes a bookmark marked read out of a list of another state, counting it out, and keeps it in any other list', () => {
+    let state = reduce(undefined, pageLoaded(page([3, 2, 1], null)));
+    state = reduce(state, bookmarkStateChanged({ bookmark: aBookmark(2, { state: 'read' }), leaves: true }));
+    expect(state.bookmarks.map((bookmark) => bookmark.id)).toEqual([3, 1]);
+    expect(state.total).toBe(39);
+    state = reduce(state, bookmarkStateChanged({ bookmark: aBookmark(1, { state: 'archived' }), leaves: false }));
+    expect(state.bookmarks.map((bookmark) => [bookmark.id, bookmark.state])).toEqual([
+      [3, 'unread'],
+      [1, 'archived'],
+    ]);
+    expect(state.total).toBe(39);
   });
 
   it('keeps the current bookmark and its copy in the list alike', () => {

@@ -1,5 +1,5 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
-import { type Bookmark, type BookmarkDraft, type BookmarkQuerySpec, NO_MORE_RESULTS } from '../../../../contract/bookmarks.ts';
+import { type Bookmark, type BookmarkDraft, type BookmarkQuerySpec, type BookmarkState, NO_MORE_RESULTS } from '../../../../contract/bookmarks.ts';
 import { type ApiDispatch, ASKED_FOR_A_SLICE, failureOf, runChange, runLoad } from '../../api/api.ts';
 import { bookmarksApi, type ListParams } from './bookmarks.api.ts';
 import { querySpec } from './bookmark-query.ts';
@@ -8,6 +8,7 @@ import {
   bookmarkLoaded,
   type BookmarksRootState,
   bookmarksRemoved,
+  bookmarkStateChanged,
   errorReported,
   pageAdded,
   pageLoaded,
@@ -23,7 +24,7 @@ const pageSizeOf = (state: BookmarksRootState) => state.bookmark.pageSize || 10;
 
 /** What a list's bookmarks answer: its filter and page size (a new size loads the list again). */
 export const listKey = (filter: ListFilter, pageSize: number) =>
-  `list ${JSON.stringify([filter.tag ?? null, filter.start_date ?? null, filter.end_date ?? null, pageSize])}`;
+  `list ${JSON.stringify([filter.tag ?? null, filter.start_date ?? null, filter.end_date ?? null, filter.state ?? null, pageSize])}`;
 
 /** What a search's bookmarks answer: its spec (a new page size applies from the next search). */
 export const searchKey = (spec: BookmarkQuerySpec) => `search ${JSON.stringify(spec)}`;
@@ -183,6 +184,23 @@ export function deleteBookmarks(calls: ApiDispatch, ids: number[]): BookmarksThu
       if (ids.length === 1) await runChange(calls, endpoints.deleteBookmark.initiate(ids[0]!));
       else await runChange(calls, endpoints.bulkEdit.initiate({ action: 'delete', ids }));
       dispatch(bookmarksRemoved(ids));
+      return true;
+    } catch (error) {
+      dispatch(errorReported(failureOf(error).message));
+      return false;
+    }
+  };
+}
+
+/**
+ * Read later: marks the bookmark read, unread or archived. On a list of one state (`listed`), a
+ * bookmark put in another leaves it, as the server would no longer list it there. Whether it worked.
+ */
+export function markBookmark(calls: ApiDispatch, id: number, state: BookmarkState, listed?: BookmarkState): BookmarksThunk<boolean> {
+  return async (dispatch) => {
+    try {
+      const bookmark = await runChange(calls, endpoints.setBookmarkState.initiate({ id, state }));
+      dispatch(bookmarkStateChanged({ bookmark, leaves: listed !== undefined && listed !== state }));
       return true;
     } catch (error) {
       dispatch(errorReported(failureOf(error).message));
