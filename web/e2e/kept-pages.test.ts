@@ -18,6 +18,7 @@ const ARTICLE = `<!doctype html><html><head><title>${TITLE}</title><script>fetch
 let server: RunningServer;
 let browser: Browser;
 let site: PageServer;
+let owner: ReturnType<typeof apiAs>;
 const beacons: string[] = [];
 
 beforeAll(async () => {
@@ -38,7 +39,7 @@ beforeAll(async () => {
       },
     }),
   ]);
-  const owner = apiAs(server.baseUrl, await createAccount(server.baseUrl, OWNER));
+  owner = apiAs(server.baseUrl, await createAccount(server.baseUrl, OWNER));
   expect((await owner('/api/users/me/e-readers', 'POST', { name: 'Kindle', email: 'grace@kindle.com', kind: 'kindle' })).status).toBe(200);
 });
 afterAll(async () => {
@@ -89,6 +90,8 @@ describe('kept pages, end to end', () => {
     // The frame is as tall as the page, which is taller than the window: not finished yet.
     await expect.poll(async () => (await frame.boundingBox())?.height ?? 0).toBeGreaterThan(page.viewportSize()?.height ?? 0);
     expect(await page.locator('#reader-finished').count()).toBe(0);
+    const stateOf = async () => ((await (await owner(`/bookmarks/${id}`)).json()) as { state: string }).state;
+    expect(await stateOf()).toBe('unread');
     await kept.getByText('The last paragraph').hover();
 
     await page.getByRole('button', { name: 'Dark' }).click();
@@ -98,6 +101,8 @@ describe('kept pages, end to end', () => {
 
     await page.locator('.reader-view-end').scrollIntoViewIfNeeded();
     await page.locator('#reader-finished').waitFor();
+    // Read to its end, the bookmark is read.
+    await expect.poll(stateOf).toBe('read');
 
     // Nothing of the page ran: neither in the reader nor when the server read it.
     expect(beacons).toEqual([]);

@@ -209,6 +209,22 @@ export function markBookmark(calls: ApiDispatch, id: number, state: BookmarkStat
   };
 }
 
+/**
+ * The reader view reached the end of the kept copy (issue 39): an unread bookmark becomes read; one
+ * read or archived stays as it is. A failure is the page's operation error, as a mark's is.
+ */
+export function finishReading(calls: ApiDispatch, id: number, signal?: AbortSignal): BookmarksThunk<void> {
+  return (dispatch) =>
+    runLoad(calls, signal, undefined, async ({ call }) => {
+      try {
+        const bookmark = await call(endpoints.bookmark.initiate(id, ASKED_FOR_A_SLICE));
+        if (bookmark.state === 'unread') await dispatch(markBookmark(calls, id, 'read'));
+      } catch (error) {
+        dispatch(errorReported(failureOf(error).message));
+      }
+    });
+}
+
 /** Adds a tag to each of the selected bookmarks (the server indexes them again); whether it worked. */
 export function tagBookmarks(calls: ApiDispatch, ids: number[], tag: string): BookmarksThunk<boolean> {
   return async (dispatch) => {

@@ -7,6 +7,9 @@ import { readingMinutes } from '../../../../contract/bookmark-archives.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { ArticleSend } from './article-send.tsx';
 import { useArchiveQuery, useReaderPageQuery } from './bookmark-archive.api.ts';
+import { useApiDispatch } from '../../api/api.ts';
+import { useBookmarksDispatch } from './bookmarks.slice.ts';
+import { finishReading } from './bookmarks.thunks.ts';
 import { loadReaderViewSettings, nextFontSize, type ReaderViewSettings, saveReaderViewSettings } from './reader-settings.ts';
 import { useReachedEnd } from './use-reached-end.ts';
 import './bookmarks.css';
@@ -21,8 +24,7 @@ const SANDBOX = 'allow-same-origin allow-popups allow-popups-to-escape-sandbox';
 /**
  * The reader view of a bookmark's kept copy (docs/behaviour/bookmarks.md, "Kept copies"), at
  * `/bookmark/:id/read`: the sanitised page in a sandboxed frame as tall as the page, light or
- * dark, at the size chosen. Past its end it shows "Finished" — the place where reading the page
- * is done (`finished` below).
+ * dark, at the size chosen. Past its end it shows "Finished", and an unread bookmark is read.
  */
 export function ReaderView() {
   const id = Number(useParams().id);
@@ -33,6 +35,15 @@ export function ReaderView() {
   const frame = useRef<HTMLIFrameElement>(null);
   const end = useRef<HTMLDivElement>(null);
   const finished = useReachedEnd(end, loaded);
+  // Reaching the end reads it (issue 39): an unread bookmark becomes read, once; an archived one stays archived.
+  const calls = useApiDispatch();
+  const dispatch = useBookmarksDispatch();
+  useEffect(() => {
+    if (!finished) return;
+    const leave = new AbortController();
+    void dispatch(finishReading(calls, id, leave.signal));
+    return () => leave.abort();
+  }, [finished, id, calls, dispatch]);
 
   const change = (next: Partial<ReaderViewSettings>) =>
     setSettings((current) => {
