@@ -14,7 +14,7 @@ import { sessionsRoutes } from './auth/sessions.routes.ts';
 import { archiveRoutes } from './bookmarks/archive/archive.routes.ts';
 import { articleSendRoutes } from './bookmarks/archive/article-send.routes.ts';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
-import { linkdingApiRoutes } from './bookmarks/linkding-api.routes.ts';
+import { linkdingApiRoutes } from './bookmarks/linkding/linkding-api.routes.ts';
 import { LINKDING_BASE_PATH } from '../../contract/linkding.ts';
 import { bookSearchPreferencesRoutes } from './books/book-search-preferences.routes.ts';
 import { booksRoutes } from './books/books.routes.ts';

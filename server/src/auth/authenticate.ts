@@ -66,7 +66,7 @@ export type Authenticator = {
   requireUserOrApiToken: RequestCheck;
   /**
    * A personal API token, as `Token org_…` (linkding's clients) or `Bearer org_…`: the linkding
-   * API (bookmarks/linkding-api.routes.ts); a read-only token only on reads. A session's token is
+   * API (bookmarks/linkding/linkding-api.routes.ts); a read-only token only on reads. A session's token is
    * not taken: linkding's clients have none.
    */
   requireApiToken: RequestCheck;

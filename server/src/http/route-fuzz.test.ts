@@ -7,7 +7,7 @@ const SEED = 20_260_311;
 const ERROR_KEYS = ['error', 'message', 'statusCode'];
 /** KOReader's sync speaks its own protocol, whose errors are `{code, message}` (reading/kosync.routes.ts). */
 const KOREADER_ERROR_KEYS = ['code', 'message'];
-/** linkding's API answers in linkding's shapes (bookmarks/linkding-errors.ts): `{detail}`, or each bad field with its messages. */
+/** linkding's API answers in linkding's shapes (bookmarks/linkding/linkding-errors.ts): `{detail}`, or each bad field with its messages. */
 const isLinkdingError = (body: unknown) =>
   typeof body === 'object' &&
   body !== null &&

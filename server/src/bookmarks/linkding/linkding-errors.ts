@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError } from '../errors.ts';
+import { AppError } from '../../errors.ts';
 import { LinkdingFieldError } from './linkding-bookmarks.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CreatedApiToken } from '../../../contract/api-tokens.ts';
-import { Bookmark } from '../../../contract/bookmarks.ts';
+import { CreatedApiToken } from '../../../../contract/api-tokens.ts';
+import { Bookmark } from '../../../../contract/bookmarks.ts';
 import {
   LinkdingBookmark,
   LinkdingBookmarkPage,
@@ -10,9 +10,9 @@ import {
   LinkdingProfile,
   LinkdingTag,
   LinkdingTagPage,
-} from '../../../contract/linkding.ts';
-import { html, type PageServer, startPageServer } from '../test/page-server.ts';
-import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
+} from '../../../../contract/linkding.ts';
+import { html, type PageServer, startPageServer } from '../../test/page-server.ts';
+import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../../test/test-app.ts';
 
 /**
  * linkding's REST API under /linkding, driven with the requests linkding's browser extension makes,

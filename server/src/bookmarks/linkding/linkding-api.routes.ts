@@ -18,13 +18,13 @@ import {
   LinkdingTagInput,
   LinkdingTagListQuery,
   LinkdingTagPage,
-} from '../../../contract/linkding.ts';
-import type { Clock } from '../clock.ts';
-import { requestOrigin } from '../http/request-origin.ts';
-import type { BookmarksService } from './bookmarks.service.ts';
+} from '../../../../contract/linkding.ts';
+import type { Clock } from '../../clock.ts';
+import { requestOrigin } from '../../http/request-origin.ts';
+import type { BookmarksService } from '../bookmarks.service.ts';
 import { createLinkdingBookmarks } from './linkding-bookmarks.ts';
 import { replyAsLinkding } from './linkding-errors.ts';
-import type { LinkPreviews } from './preview/link-previews.ts';
+import type { LinkPreviews } from '../preview/link-previews.ts';
 
 type Options = { bookmarks: BookmarksService; previews: LinkPreviews; clock: Clock; publicUrl: string | undefined };
 

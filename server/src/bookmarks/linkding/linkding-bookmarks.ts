@@ -1,4 +1,4 @@
-import { BOOKMARK_LIMITS, type Bookmark, BookmarkInput, type BookmarkState } from '../../../contract/bookmarks.ts';
+import { BOOKMARK_LIMITS, type Bookmark, BookmarkInput, type BookmarkState } from '../../../../contract/bookmarks.ts';
 import type {
   LinkdingBookmark,
   LinkdingBookmarkInput,
@@ -6,11 +6,11 @@ import type {
   LinkdingCheck,
   LinkdingListQuery,
   LinkdingTag,
-} from '../../../contract/linkding.ts';
-import { AppError, notFound } from '../errors.ts';
-import type { BookmarksService } from './bookmarks.service.ts';
+} from '../../../../contract/linkding.ts';
+import { AppError, notFound } from '../../errors.ts';
+import type { BookmarksService } from '../bookmarks.service.ts';
 import { nextState, noteOf, parseLinkdingQuery, tagId, toLinkding } from './linkding-fields.ts';
-import type { LinkPreviews } from './preview/link-previews.ts';
+import type { LinkPreviews } from '../preview/link-previews.ts';
 
 /** A refusal of one field, which the linkding API's error handler replies as linkding does: `{"url": ["…"]}`. */
 export class LinkdingFieldError extends AppError {

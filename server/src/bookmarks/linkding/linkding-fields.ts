@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type Bookmark, type BookmarkState, foldTag } from '../../../contract/bookmarks.ts';
-import type { LinkdingBookmark } from '../../../contract/linkding.ts';
+import { type Bookmark, type BookmarkState, foldTag } from '../../../../contract/bookmarks.ts';
+import type { LinkdingBookmark } from '../../../../contract/linkding.ts';
 
 /**
  * How linkding's fields map onto a bookmark's (decision 0042): `description` is the note, the
