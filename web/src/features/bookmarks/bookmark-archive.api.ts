@@ -32,7 +32,6 @@ export const bookmarkArchiveApi = api.injectEndpoints({
   endpoints: (build) => ({
     archiveSummaries: build.query<BookmarkArchive[], readonly number[]>({
       query: summariesCall,
-      keepUnusedDataFor: 0,
     }),
     archive: build.query<BookmarkArchive, number>({
       query: (id) => jsonCall(`/bookmarks/${id}/archive`, BookmarkArchive),

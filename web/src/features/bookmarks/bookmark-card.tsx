@@ -1,10 +1,10 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
-import type { BookmarkArchive } from '../../../../contract/bookmark-archives.ts';
 import type { Bookmark, BookmarkState } from '../../../../contract/bookmarks.ts';
 import { formatDateTime } from '../../lib/format-date.ts';
 import { KeptCopy } from './kept-copy.tsx';
 import { TagChips } from './tag-chips.tsx';
+import type { CardCopy } from './use-kept-copies.ts';
 import './bookmarks.css';
 
 function DetailIcon() {
@@ -27,7 +27,7 @@ interface BookmarkCardProps {
   /** Read later: given where the card may mark its bookmark read, unread, archived or back from the archive. */
   onState?: ((id: number, state: BookmarkState) => void) | undefined;
   /** Given where the copies are known (the list and the search): the card's kept copy, and who asks again after a change. */
-  keptCopy?: { archive: BookmarkArchive | undefined; onChanged: () => void } | undefined;
+  keptCopy?: CardCopy | undefined;
 }
 
 /** The card's read-later buttons: the state each leads to, and its words. */
@@ -68,7 +68,7 @@ export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, sel
         </div>
         {bookmark.note !== undefined && <p className="small mb-0 mt-1 bookmark-note bookmark-note-start">{bookmark.note}</p>}
         <TagChips tags={bookmark.tags} />
-        {keptCopy && <KeptCopy bookmarkId={bookmark.id} archive={keptCopy.archive} onChanged={keptCopy.onChanged} />}
+        {keptCopy && <KeptCopy bookmarkId={bookmark.id} archive={keptCopy.archive} known={keptCopy.known} onChanged={keptCopy.onChanged} />}
         {onState && (
           <div className="d-flex gap-1 mt-1 bookmark-state-buttons">
             {stateButtons(bookmark.state).map(({ to, label }) => (

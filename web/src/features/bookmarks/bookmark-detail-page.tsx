@@ -106,7 +106,7 @@ function BookmarkDetails({ bookmark }: { bookmark: Bookmark }) {
         onSave={(note) => save({ note: note.trim() === '' ? undefined : note })}
       />
       <p className="small text-muted mb-2">{`Create: ${formatDateTime(bookmark.create_date)}, Update: ${formatDateTime(bookmark.update_date)}`}</p>
-      {keptCopy && <KeptCopy bookmarkId={bookmark.id} archive={keptCopy.archive} onChanged={keptCopy.onChanged} />}
+      {keptCopy && <KeptCopy bookmarkId={bookmark.id} archive={keptCopy.archive} known={keptCopy.known} onChanged={keptCopy.onChanged} />}
       <div className="d-flex align-items-center gap-2">
         {bookmark.indexed ? (
           <Badge bg="success">Indexed</Badge>

@@ -9,6 +9,8 @@ interface KeptCopyProps {
   bookmarkId: number;
   /** The bookmark's copy; undefined when none was ever asked for. */
   archive: BookmarkArchive | undefined;
+  /** False until the copies are read: the line keeps its place, empty, so that the card does not grow under a restored scroll. */
+  known: boolean;
   /** Told when "Keep a copy" or "Retry" has started a fetch, so that the list asks again. */
   onChanged: () => void;
 }
@@ -18,7 +20,7 @@ interface KeptCopyProps {
  * reading time when there is one; while it is fetched, that; when the fetch failed, why, with
  * "Retry"; with no copy, "Keep a copy".
  */
-export function KeptCopy({ bookmarkId, archive, onChanged }: KeptCopyProps) {
+export function KeptCopy({ bookmarkId, archive, known, onChanged }: KeptCopyProps) {
   const [keepCopy, { isLoading }] = useKeepCopyMutation();
   const [error, setError] = useState<string | null>(null);
 
@@ -35,6 +37,13 @@ export function KeptCopy({ bookmarkId, archive, onChanged }: KeptCopyProps) {
       {label}
     </Button>
   );
+  if (!known) {
+    return (
+      <div className="small mt-1 kept-copy" aria-hidden="true">
+        {'\u00a0'}
+      </div>
+    );
+  }
   return (
     <div className="small mt-1 d-flex flex-wrap gap-2 align-items-baseline kept-copy" data-status={archive?.status ?? 'none'}>
       {readable && (
