@@ -3,7 +3,7 @@ import type { Database } from '../storage/schema.ts';
 import { statementSlices } from '../storage/statement-rows.ts';
 import { fts5Match } from '../search/fts5-query.ts';
 import { foldDiacritics } from '../search/search-text.ts';
-import { type BookmarkIndex, type BookmarkWords, createBookmarkIndex, indexedText } from './bookmarks.search.ts';
+import { type BookmarkIndex, type BookmarkWords, chosenFields, createBookmarkIndex, type IndexQuery, indexedText } from './bookmarks.search.ts';
 import type { BookmarkRow } from './bookmark-row.ts';
 
 const FTS_COLUMNS = ['title', 'link', 'note', 'tags'] as const;
@@ -42,6 +42,10 @@ async function deleteOwnersWords(trx: Kysely<Database>, ownerId: string, ids: nu
   }
 }
 
+/** The ids of the kept pages with every term (bookmark_page_fts, migration 0035, keyed by bookmark id). */
+const pageMatches = (query: IndexQuery) =>
+  sql`select rowid from bookmark_page_fts where bookmark_page_fts match ${fts5Match(query.terms, ['text'], ['text'])}`;
+
 /** FTS5 over the folded text, keyed by bookmark id (the rowid). */
 const sqliteWords: BookmarkWords = {
   dialect: 'sqlite',
@@ -63,13 +67,22 @@ const sqliteWords: BookmarkWords = {
   // SQLite's plans here need no statistics (ENTRIES_BY_ID), and a delete frees its rows' space at once.
   async settle() {},
 
-  matches(query) {
-    // From the word index to the entries, never the other way: a user's entries are many, a search's matches fewer.
-    return {
-      from: sql`bookmark_index_fts cross join bookmark_index i on i.bookmark_id = bookmark_index_fts.rowid`,
-      match: sql`bookmark_index_fts match ${fts5Match(query.terms, query.fields, FTS_COLUMNS)}`,
-    };
+  matches(_ownerId, query) {
+    // From the word index to the entries, never the other way: a user's entries are many, a
+    // search's matches fewer. The entries' owner check is the search's own (`i.owner_id`).
+    const fields = chosenFields(query.fields);
+    const entryMatches = sql`select rowid from bookmark_index_fts where bookmark_index_fts match ${fts5Match(query.terms, fields.entry, FTS_COLUMNS)}`;
+    if (!fields.page) {
+      return {
+        from: sql`bookmark_index_fts cross join bookmark_index i on i.bookmark_id = bookmark_index_fts.rowid`,
+        match: sql`bookmark_index_fts match ${fts5Match(query.terms, fields.entry, FTS_COLUMNS)}`,
+      };
+    }
+    const ids = fields.entry.length === 0 ? pageMatches(query) : sql`${entryMatches} union ${pageMatches(query)}`;
+    return { from: sql`(${ids}) w cross join bookmark_index i on i.bookmark_id = w.rowid`, match: sql`1 = 1` };
   },
+
+  pageHasTerms: (query) => sql`a.bookmark_id in (${pageMatches(query)})`,
 };
 
 export const createSqliteBookmarkIndex = (db: Kysely<Database>): BookmarkIndex => createBookmarkIndex(db, sqliteWords);

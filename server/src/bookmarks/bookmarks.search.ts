@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import { BOOKMARK_GROUP_COUNT, type BookmarkGroup, type BookmarkSearchField } from '../../../contract/bookmarks.ts';
+import {
+  BOOKMARK_GROUP_COUNT,
+  BOOKMARK_INDEXED_FIELDS,
+  type BookmarkGroup,
+  type BookmarkIndexedField,
+  type BookmarkSearchField,
+} from '../../../contract/bookmarks.ts';
+import { SNIPPET_MATCH_END, SNIPPET_MATCH_START } from '../../../contract/text-snippet.ts';
+import { snippetOf } from '../search/text-snippet.ts';
 import type { Database } from '../storage/schema.ts';
 import type { Dialect } from '../storage/database.ts';
 import { insertStatements, statementSlices } from '../storage/statement-rows.ts';
@@ -39,16 +47,35 @@ export type IndexQuery = {
 };
 export type TimeRange = { from?: number | undefined; until?: number | undefined };
 
-export type IndexResult = { total: number; rows: BookmarkRow[]; host_groups: BookmarkGroup[]; tag_groups: BookmarkGroup[] };
+export type IndexResult = {
+  total: number;
+  rows: BookmarkRow[];
+  host_groups: BookmarkGroup[];
+  tag_groups: BookmarkGroup[];
+  /** By bookmark id, for the rows found by their kept page's text (text-snippet.ts). */
+  snippets?: Record<string, string>;
+};
 /** A result and the owner's index version it was found at (`version`). */
 export type VersionedResult = IndexResult & { version: string };
 
 /** The text each search field indexes, before an engine reduces it to words. */
-export function indexedText(row: BookmarkRow): Record<BookmarkSearchField, string> {
+export function indexedText(row: BookmarkRow): Record<BookmarkIndexedField, string> {
   return { title: row.title, link: row.link, note: row.note ?? '', tags: (JSON.parse(row.tags) as string[]).join(' ') };
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * A new version of the owner's entries, so that kept results are not used again: after any write
+ * of what a search reads, a kept page's words (bookmark-page-words.ts) among them.
+ */
+export async function touchIndexVersion(trx: Db, ownerId: string): Promise<void> {
+  await trx
+    .insertInto('bookmark_index_versions')
+    .values({ owner_id: ownerId, version: randomUUID() })
+    .onConflict((oc) => oc.column('owner_id').doUpdateSet({ version: (eb) => eb.ref('excluded.version') }))
+    .execute();
+}
 
 /** Most bookmarks first, then by key; the first 20. */
 function topGroups(counts: Map<string, number>): BookmarkGroup[] {
@@ -56,6 +83,18 @@ function topGroups(counts: Map<string, number>): BookmarkGroup[] {
     .map(([key, doc_count]) => ({ key, doc_count }))
     .sort((a, b) => b.doc_count - a.doc_count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .slice(0, BOOKMARK_GROUP_COUNT);
+}
+
+/**
+ * The characters of a kept page's text that are indexed, on both engines (docs/behaviour/bookmarks.md):
+ * sixteen times the 30 KB of a long article, so that a page kept whole (a manual, a thread) is found
+ * by its first half-million characters and costs the index no more.
+ */
+export const INDEXED_PAGE_CHARS = 500_000;
+
+/** The chosen fields of the entries' own, and whether the kept pages' text is chosen too. */
+export function chosenFields(fields: readonly BookmarkSearchField[]): { entry: BookmarkIndexedField[]; page: boolean } {
+  return { entry: BOOKMARK_INDEXED_FIELDS.filter((field) => fields.includes(field)), page: fields.includes('text') };
 }
 
 /** Sort order: newest first, ties by id, newest first. */
@@ -91,7 +130,13 @@ export type BookmarkWords = {
   put(trx: Transaction<Database>, ownerId: string, entries: BookmarkRow[], replace: ReplaceEntries): Promise<void>;
   /** Drops the words of the owner's entries among `ids`, and the entries through `removeEntries`. */
   remove(trx: Transaction<Database>, ownerId: string, ids: number[], removeEntries: () => Promise<void>): Promise<void>;
-  matches(query: IndexQuery): MatchSource;
+  /**
+   * With the page text chosen, a bookmark matches when all the terms are in its chosen entry
+   * fields, or all of them in its kept page's text: each side through its own word index.
+   */
+  matches(ownerId: string, query: IndexQuery): MatchSource;
+  /** Keeps the kept copies `a` whose page has every term. */
+  pageHasTerms(query: IndexQuery): RawBuilder<unknown>;
   /** The entries' table as a statement that names a few of them by id must read it. */
   entriesById: RawBuilder<unknown>;
   settle(): Promise<void>;
@@ -115,10 +160,31 @@ export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords):
       await db.transaction().execute((trx) => words.remove(trx, ownerId, ids, () => rows.remove(trx, ownerId, ids)));
     },
 
-    search: (ownerId, query) => rows.search(ownerId, query, words.matches(query)),
+    async search(ownerId, query) {
+      const result = await rows.search(ownerId, query, words.matches(ownerId, query));
+      if (!chosenFields(query.fields).page || result.rows.length === 0) return result;
+      return { ...result, snippets: await pageSnippets(db, ownerId, result.rows, query, words.pageHasTerms(query)) };
+    },
 
     settle: words.settle,
   };
+}
+
+/**
+ * Snippets of the kept pages of `rows` found by their text, each cut around the first of the
+ * terms from the part of the text that is indexed. The page's rows are few (a page of results),
+ * their texts read with the owner check in the statement.
+ */
+async function pageSnippets(db: Kysely<Database>, ownerId: string, rows: BookmarkRow[], query: IndexQuery, hasTerms: RawBuilder<unknown>) {
+  const found = await sql<{ bookmark_id: number | string; text: string }>`select a.bookmark_id, a.text from bookmark_archives a
+    where a.owner_id = ${ownerId} and a.bookmark_id in (${sql.join(rows.map((row) => row.id))}) and a.text is not null and ${hasTerms}`.execute(db);
+  const snippets: Record<string, string> = {};
+  for (const { bookmark_id: id, text } of found.rows) {
+    // The marks are the snippet's own: a page's control characters are only spaces to it.
+    const snippet = snippetOf(text.slice(0, INDEXED_PAGE_CHARS).replaceAll(SNIPPET_MATCH_START, ' ').replaceAll(SNIPPET_MATCH_END, ' '), query.terms);
+    if (snippet !== undefined) snippets[String(id)] = snippet;
+  }
+  return snippets;
 }
 
 /** The PostgreSQL types of the entries' columns (statement-rows.ts). */
@@ -155,13 +221,7 @@ function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuild
     },
 
     /** A new version of the owner's entries, so that kept results are not used again. */
-    async touch(trx: Db, ownerId: string) {
-      await trx
-        .insertInto('bookmark_index_versions')
-        .values({ owner_id: ownerId, version: randomUUID() })
-        .onConflict((oc) => oc.column('owner_id').doUpdateSet({ version: (eb) => eb.ref('excluded.version') }))
-        .execute();
-    },
+    touch: touchIndexVersion,
 
     /** Drops the old entries, writes the rows (with `extra` columns), their text and their tags. */
     async replace(trx: Db, ownerId: string, rows: BookmarkRow[], extra: ExtraColumns = { types: {}, values: () => ({}) }) {

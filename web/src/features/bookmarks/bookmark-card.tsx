@@ -2,6 +2,7 @@ import { memo } from 'react';
 import { Link } from 'react-router';
 import type { BookmarkArchive } from '../../../../contract/bookmark-archives.ts';
 import type { Bookmark } from '../../../../contract/bookmarks.ts';
+import { TextSnippet } from '../../components/text-snippet.tsx';
 import { formatDateTime } from '../../lib/format-date.ts';
 import { KeptCopy } from './kept-copy.tsx';
 import { TagChips } from './tag-chips.tsx';
@@ -26,10 +27,12 @@ interface BookmarkCardProps {
   selected?: boolean;
   /** Given where the copies are known (the list and the search): the card's kept copy, and who asks again after a change. */
   keptCopy?: { archive: BookmarkArchive | undefined; onChanged: () => void } | undefined;
+  /** Given where the search found the bookmark by its kept page's text: the words around. */
+  snippet?: string | undefined;
 }
 
 /** Bookmark list card (docs/behaviour/bookmarks.md), with the bookmark's tags as chips. */
-export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, selected = false, keptCopy }: BookmarkCardProps) {
+export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, selected = false, keptCopy, snippet }: BookmarkCardProps) {
   return (
     <article className="card mb-2 bookmark-card" data-id={bookmark.id}>
       <div className="card-body py-2">
@@ -56,6 +59,7 @@ export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, sel
         </div>
         {bookmark.note !== undefined && <p className="small mb-0 mt-1 bookmark-note bookmark-note-start">{bookmark.note}</p>}
         <TagChips tags={bookmark.tags} />
+        {snippet !== undefined && <TextSnippet snippet={snippet} label="Found in the kept page's text" className="bookmark-snippet" />}
         {keptCopy && <KeptCopy bookmarkId={bookmark.id} archive={keptCopy.archive} onChanged={keptCopy.onChanged} />}
       </div>
     </article>

@@ -57,6 +57,7 @@ export function BookmarkResults({ state, busy, onMore, selection }: BookmarkResu
             onSelect={selection?.onSelect}
             selected={selection?.selected.has(bookmark.id) ?? false}
             keptCopy={keptCopies(bookmark.id)}
+            snippet={state.snippets[String(bookmark.id)]}
           />
         ))}
       </div>

@@ -15,6 +15,7 @@ const FIELD_OPTIONS: ReadonlyArray<Option<BookmarkSearchField>> = [
   { value: 'link', label: 'Page Link' },
   { value: 'note', label: 'Note' },
   { value: 'tags', label: 'Page Tag' },
+  { value: 'text', label: 'Page Text', title: "Page Text: the words of the bookmark's kept copy of its page" },
 ];
 
 const filterOption = createFilter<Option<string>>({ ignoreCase: true, ignoreAccents: true, trim: true, matchFrom: 'any' });

@@ -1,0 +1,29 @@
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from '../database.ts';
+
+/**
+ * The words of kept pages (issue 39, docs/decisions/0043-page-text-search.md), apart from the
+ * bookmarks' own: a page is a thousand times a bookmark's text, and the bookmark index's four
+ * fields already take FTS5's columns and all four of PostgreSQL's weights. On SQLite a contentless
+ * FTS5 table keyed by bookmark id, with the bookmark index's tokenizer (words folded in JavaScript
+ * first); its rows go with the copy's by a trigger, which a bookmark's delete reaches by cascade.
+ * On PostgreSQL a tsvector of the copy's own row, with a GIN index. Copies kept before this
+ * (0033, merged in the same unreleased version) are not indexed: words are folded in JavaScript,
+ * which a migration cannot reach, and such a copy is indexed when it is kept again.
+ */
+export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  if (dialect === 'sqlite') {
+    await sql`create virtual table bookmark_page_fts using fts5(
+      text,
+      content = '', contentless_delete = 1, detail = none, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3'
+    )`.execute(db);
+    // As the bookmark index's (0019): each write merges a bounded step (archives.store.ts).
+    await sql`insert into bookmark_page_fts (bookmark_page_fts, rank) values ('automerge', 0)`.execute(db);
+    await sql`create trigger bookmark_page_fts_gone after delete on bookmark_archives begin
+      delete from bookmark_page_fts where rowid = old.bookmark_id;
+    end`.execute(db);
+  } else {
+    await sql`alter table bookmark_archives add column text_search tsvector`.execute(db);
+    await sql`create index bookmark_archives_text_search on bookmark_archives using gin (text_search)`.execute(db);
+  }
+}
