@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../storage/schema.ts';
 import type { Dialect } from '../storage/dialect.ts';
 import { foldDiacritics, searchWords } from '../search/search-text.ts';
@@ -59,4 +59,31 @@ export function pageWordsWriter(dialect: Dialect): PutPageWords {
     }
     await touchIndexVersion(trx, ownerId);
   };
+}
+
+/** Kept pages' texts read at once when indexing them all again: 30 KB each, a few MB. */
+const REINDEX_PAGE = 100;
+
+/**
+ * Writes the words of every kept page again, a page of copies per transaction: for the copies
+ * kept before their words were (migration 0035), or before a change to how words are folded.
+ */
+export async function reindexPageWords(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  const putWords = pageWordsWriter(dialect);
+  for (let after = 0; ; ) {
+    const rows = await db
+      .selectFrom('bookmark_archives')
+      .select(['bookmark_id', 'owner_id', 'text'])
+      .where('bookmark_id', '>', after)
+      .where('text', 'is not', null)
+      .orderBy('bookmark_id')
+      .limit(REINDEX_PAGE)
+      .execute();
+    if (rows.length === 0) return;
+    await db.transaction().execute(async (trx) => {
+      for (const row of rows) await putWords(trx, row.owner_id, Number(row.bookmark_id), row.text);
+    });
+    if (rows.length < REINDEX_PAGE) return;
+    after = Number(rows[rows.length - 1]!.bookmark_id);
+  }
 }

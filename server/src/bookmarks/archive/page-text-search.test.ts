@@ -6,6 +6,7 @@ import { ErrorReply } from '../../../../contract/errors.ts';
 import { type BookmarksClient, bookmarksClient } from '../../test/bookmarks-client.ts';
 import { multipart } from '../../test/multipart.ts';
 import { html, type PageServer, startPageServer } from '../../test/page-server.ts';
+import { workOutStaleData } from '../../services.ts';
 import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../../test/test-app.ts';
 
 const MINUTE = 60 * 1000;
@@ -136,6 +137,23 @@ describe.each(testDialects)('search of kept pages’ text on %s', (dialect) => {
         ? await sql<{ n: number }>`select count(*) as n from bookmark_page_fts where bookmark_page_fts match 'mayfly'`.execute(t.storage.db)
         : await sql<{ n: number }>`select count(*)::int as n from bookmark_archives where text_search @@ 'mayfly'::tsquery`.execute(t.storage.db);
     expect(Number(left.rows[0]?.n)).toBe(0);
+  });
+
+  it('indexes the copies kept before their words were, as the server starts', async () => {
+    const bookmark = await alice.createIndexed({ title: 'Kept long ago', link: 'http://127.0.0.1:1/long-ago' });
+    await settled(bookmark.id, aliceToken);
+    // A copy as migration 0033 left it: its text, no words.
+    await t.storage.db
+      .updateTable('bookmark_archives')
+      .set({ status: 'kept', html: '<p>An old pangolin.</p>', text: 'An old pangolin.', kept_at: 1 })
+      .where('bookmark_id', '=', bookmark.id)
+      .execute();
+    expect((await alice.search({ key_words: ['pangolin'] })).total).toBe(0);
+    await sql`insert into stale_derived_data (name) values ('bookmarks.page_words')`.execute(t.storage.db);
+    expect(await workOutStaleData(t.storage)).toEqual(['bookmarks.page_words']);
+    const result = await alice.search({ key_words: ['pangolin'] });
+    expect(ids(result)).toEqual([bookmark.id]);
+    expect(result.snippets).toEqual({ [String(bookmark.id)]: 'An old \u0002pangolin\u0003.' });
   });
 
   it('refuses a field it does not know with 400', async () => {

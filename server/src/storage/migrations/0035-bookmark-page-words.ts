@@ -7,9 +7,9 @@ import type { Dialect } from '../database.ts';
  * fields already take FTS5's columns and all four of PostgreSQL's weights. On SQLite a contentless
  * FTS5 table keyed by bookmark id, with the bookmark index's tokenizer (words folded in JavaScript
  * first); its rows go with the copy's by a trigger, which a bookmark's delete reaches by cascade.
- * On PostgreSQL a tsvector of the copy's own row, with a GIN index. Copies kept before this
- * (0033, merged in the same unreleased version) are not indexed: words are folded in JavaScript,
- * which a migration cannot reach, and such a copy is indexed when it is kept again.
+ * On PostgreSQL a tsvector of the copy's own row, with a GIN index. Words are folded in
+ * JavaScript, which a migration cannot reach: the copies kept before this are indexed as the
+ * server starts (storage/stale-derived-data.ts).
  */
 export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   if (dialect === 'sqlite') {
@@ -26,4 +26,6 @@ export async function up(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
     await sql`alter table bookmark_archives add column text_search tsvector`.execute(db);
     await sql`create index bookmark_archives_text_search on bookmark_archives using gin (text_search)`.execute(db);
   }
+  await sql`create table if not exists stale_derived_data (name text primary key)`.execute(db);
+  await sql`insert into stale_derived_data (name) values ('bookmarks.page_words') on conflict do nothing`.execute(db);
 }
