@@ -50,6 +50,14 @@ describe('bookmark slice', () => {
     expect(state.bookmarks.map((bookmark) => bookmark.id)).toEqual([3]);
   });
 
+  it('keeps the snippets of the search pages loaded, and none of a list', () => {
+    let state = reduce(undefined, pageLoaded({ ...page([9, 8], '2'), snippets: { 9: 'the \u0002okapi\u0003' } }));
+    state = reduce(state, pageAdded({ ...page([7], null), snippets: { 7: 'an \u0002okapi\u0003' } }));
+    expect(state.snippets).toEqual({ 9: 'the \u0002okapi\u0003', 7: 'an \u0002okapi\u0003' });
+    expect(reduce(state, pageLoaded(page([3], null))).snippets).toEqual({});
+    expect(reduce(state, cleared()).snippets).toEqual({});
+  });
+
   it('keeps the current bookmark and its copy in the list alike', () => {
     let state = reduce(undefined, pageLoaded(page([2, 1], null)));
     state = reduce(state, bookmarkLoaded(aBookmark(1, { title: 'Edited', indexed: true })));
