@@ -42,9 +42,8 @@ async function deleteOwnersWords(trx: Kysely<Database>, ownerId: string, ids: nu
   }
 }
 
-/** The ids of the kept pages with every term (bookmark_page_fts, migration 0035, keyed by bookmark id). */
-const pageMatches = (query: IndexQuery) =>
-  sql`select rowid from bookmark_page_fts where bookmark_page_fts match ${fts5Match(query.terms, ['text'], ['text'])}`;
+/** The kept pages' word index (migration 0035): every term as a prefix in its one column. */
+const pageMatch = (query: IndexQuery) => sql`bookmark_page_fts match ${fts5Match(query.terms, ['text'], ['text'])}`;
 
 /** FTS5 over the folded text, keyed by bookmark id (the rowid). */
 const sqliteWords: BookmarkWords = {
@@ -71,18 +70,17 @@ const sqliteWords: BookmarkWords = {
     // From the word index to the entries, never the other way: a user's entries are many, a
     // search's matches fewer. The entries' owner check is the search's own (`i.owner_id`).
     const fields = chosenFields(query.fields);
-    const entryMatches = sql`select rowid from bookmark_index_fts where bookmark_index_fts match ${fts5Match(query.terms, fields.entry, FTS_COLUMNS)}`;
+    const entryMatch = sql`bookmark_index_fts match ${fts5Match(query.terms, fields.entry, FTS_COLUMNS)}`;
     if (!fields.page) {
-      return {
-        from: sql`bookmark_index_fts cross join bookmark_index i on i.bookmark_id = bookmark_index_fts.rowid`,
-        match: sql`bookmark_index_fts match ${fts5Match(query.terms, fields.entry, FTS_COLUMNS)}`,
-      };
+      return { from: sql`bookmark_index_fts cross join bookmark_index i on i.bookmark_id = bookmark_index_fts.rowid`, match: entryMatch };
     }
-    const ids = fields.entry.length === 0 ? pageMatches(query) : sql`${entryMatches} union ${pageMatches(query)}`;
+    const pages = sql`select rowid from bookmark_page_fts where ${pageMatch(query)}`;
+    const ids = fields.entry.length === 0 ? pages : sql`select rowid from bookmark_index_fts where ${entryMatch} union ${pages}`;
     return { from: sql`(${ids}) w cross join bookmark_index i on i.bookmark_id = w.rowid`, match: sql`1 = 1` };
   },
 
-  pageHasTerms: (query) => sql`a.bookmark_id in (${pageMatches(query)})`,
+  // Looked up by rowid, which FTS5 seeks in the terms' lists, rather than all the page's matches listed.
+  pageHasTerms: (query) => sql`exists (select 1 from bookmark_page_fts where bookmark_page_fts.rowid = a.bookmark_id and ${pageMatch(query)})`,
 };
 
 export const createSqliteBookmarkIndex = (db: Kysely<Database>): BookmarkIndex => createBookmarkIndex(db, sqliteWords);
