@@ -26,14 +26,17 @@ const postgresWords = (db: Kysely<Database>): BookmarkWords => ({
   matches(ownerId, query) {
     const fields = chosenFields(query.fields);
     const entryMatch = sql`search @@ ${FIELDS.query(query.terms, fields.entry)}::tsquery`;
-    if (!fields.page) return { from: sql`bookmark_index i`, match: sql`i.${entryMatch}` };
-    const pages = sql`select bookmark_id from bookmark_archives where owner_id = ${ownerId} and text_search @@ ${pageQuery(query)}::tsquery`;
+    if (!fields.page) return { from: sql`bookmark_index i`, match: sql`i.${entryMatch}`, byPage: sql`0` };
+    // Each word index asked once, and each id kept once, marked when its page has the words.
+    // Through the GIN index always (migration 0035), the owner checked on the pages it finds.
+    const pages = sql`select bookmark_id, 1 as by_page from bookmark_pages_with(${pageQuery(query)}::tsquery) where owner_id = ${ownerId}`;
     const ids =
-      fields.entry.length === 0 ? pages : sql`select bookmark_id from bookmark_index where owner_id = ${ownerId} and ${entryMatch} union ${pages}`;
-    return { from: sql`(${ids}) w join bookmark_index i on i.bookmark_id = w.bookmark_id`, match: sql`true` };
+      fields.entry.length === 0
+        ? pages
+        : sql`select bookmark_id, max(by_page) as by_page from (select bookmark_id, 0 as by_page from bookmark_index
+            where owner_id = ${ownerId} and ${entryMatch} union all ${pages}) u group by bookmark_id`;
+    return { from: sql`(${ids}) w join bookmark_index i on i.bookmark_id = w.bookmark_id`, match: sql`true`, byPage: sql`w.by_page` };
   },
-
-  pageHasTerms: (query) => sql`a.text_search @@ ${pageQuery(query)}::tsquery`,
 
   /**
    * An import leaves what autovacuum would tidy, and it may lag or be off. Without statistics of

@@ -67,20 +67,21 @@ const sqliteWords: BookmarkWords = {
   async settle() {},
 
   matches(_ownerId, query) {
-    // From the word index to the entries, never the other way: a user's entries are many, a
+    // From the word indexes to the entries, never the other way: a user's entries are many, a
     // search's matches fewer. The entries' owner check is the search's own (`i.owner_id`).
     const fields = chosenFields(query.fields);
     const entryMatch = sql`bookmark_index_fts match ${fts5Match(query.terms, fields.entry, FTS_COLUMNS)}`;
     if (!fields.page) {
-      return { from: sql`bookmark_index_fts cross join bookmark_index i on i.bookmark_id = bookmark_index_fts.rowid`, match: entryMatch };
+      return { from: sql`bookmark_index_fts cross join bookmark_index i on i.bookmark_id = bookmark_index_fts.rowid`, match: entryMatch, byPage: sql`0` };
     }
-    const pages = sql`select rowid from bookmark_page_fts where ${pageMatch(query)}`;
-    const ids = fields.entry.length === 0 ? pages : sql`select rowid from bookmark_index_fts where ${entryMatch} union ${pages}`;
-    return { from: sql`(${ids}) w cross join bookmark_index i on i.bookmark_id = w.rowid`, match: sql`1 = 1` };
+    // Each word index asked once, and each id kept once, marked when its page has the words.
+    const pages = sql`select rowid as id, 1 as by_page from bookmark_page_fts where ${pageMatch(query)}`;
+    const ids =
+      fields.entry.length === 0
+        ? pages
+        : sql`select id, max(by_page) as by_page from (select rowid as id, 0 as by_page from bookmark_index_fts where ${entryMatch} union all ${pages}) group by id`;
+    return { from: sql`(${ids}) w cross join bookmark_index i on i.bookmark_id = w.id`, match: sql`1 = 1`, byPage: sql`w.by_page` };
   },
-
-  // Looked up by rowid, which FTS5 seeks in the terms' lists, rather than all the page's matches listed.
-  pageHasTerms: (query) => sql`exists (select 1 from bookmark_page_fts where bookmark_page_fts.rowid = a.bookmark_id and ${pageMatch(query)})`,
 };
 
 export const createSqliteBookmarkIndex = (db: Kysely<Database>): BookmarkIndex => createBookmarkIndex(db, sqliteWords);

@@ -104,7 +104,7 @@ const byNewest = (a: BookmarkRow, b: BookmarkRow) => Number(b.create_date) - Num
  * A row of a search's one statement: the owner's index version (`host` holds it), a match's
  * short row, or one of the page's entries whole.
  */
-type SearchRow = BookmarkRow & { part: 'version' | 'match' | 'row' };
+type SearchRow = BookmarkRow & { part: 'version' | 'match' | 'row'; by_page: number | null };
 
 /** An entry's columns as a BookmarkRow, from its short row `i` and its text `c`. */
 export const ENTRY_COLUMNS = sql.raw(
@@ -115,7 +115,12 @@ export const ENTRY_COLUMNS = sql.raw(
  * Where an engine's matches come from: `from` names the entries `i` (joining its word index as it
  * likes), `match` keeps those with every word.
  */
-export type MatchSource = { from: RawBuilder<unknown>; match: RawBuilder<unknown> };
+export type MatchSource = {
+  from: RawBuilder<unknown>;
+  match: RawBuilder<unknown>;
+  /** 1 for an entry found by its kept page's words (all of them there), else 0: which rows get a snippet. */
+  byPage: RawBuilder<unknown>;
+};
 
 /** Columns of an engine's own in the entries' rows: their PostgreSQL types (statement-rows.ts) and each row's values. */
 export type ExtraColumns = { types: Record<string, string>; values: (row: BookmarkRow) => Record<string, unknown> };
@@ -135,8 +140,6 @@ export type BookmarkWords = {
    * fields, or all of them in its kept page's text: each side through its own word index.
    */
   matches(ownerId: string, query: IndexQuery): MatchSource;
-  /** Keeps the kept copies `a` whose page has every term. */
-  pageHasTerms(query: IndexQuery): RawBuilder<unknown>;
   /** The entries' table as a statement that names a few of them by id must read it. */
   entriesById: RawBuilder<unknown>;
   settle(): Promise<void>;
@@ -161,9 +164,9 @@ export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords):
     },
 
     async search(ownerId, query) {
-      const result = await rows.search(ownerId, query, words.matches(ownerId, query));
-      if (!chosenFields(query.fields).page || result.rows.length === 0) return result;
-      return { ...result, snippets: await pageSnippets(db, ownerId, result.rows, query, words.pageHasTerms(query)) };
+      const { byPage, ...result } = await rows.search(ownerId, query, words.matches(ownerId, query));
+      if (!chosenFields(query.fields).page) return result;
+      return { ...result, snippets: await pageSnippets(db, ownerId, byPage, query) };
     },
 
     settle: words.settle,
@@ -171,14 +174,15 @@ export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords):
 }
 
 /**
- * Snippets of the kept pages of `rows` found by their text, each cut around the first of the
- * terms from the part of the text that is indexed. The page's rows are few (a page of results),
+ * Snippets of the kept pages of `ids`, the page's rows found by their text, each cut around the
+ * first of the terms from the part of the text that is indexed. They are few (a page of results),
  * their texts read with the owner check in the statement.
  */
-async function pageSnippets(db: Kysely<Database>, ownerId: string, rows: BookmarkRow[], query: IndexQuery, hasTerms: RawBuilder<unknown>) {
-  const found = await sql<{ bookmark_id: number | string; text: string }>`select a.bookmark_id, a.text from bookmark_archives a
-    where a.owner_id = ${ownerId} and a.bookmark_id in (${sql.join(rows.map((row) => row.id))}) and a.text is not null and ${hasTerms}`.execute(db);
+async function pageSnippets(db: Kysely<Database>, ownerId: string, ids: number[], query: IndexQuery) {
   const snippets: Record<string, string> = {};
+  if (ids.length === 0) return snippets;
+  const found = await sql<{ bookmark_id: number | string; text: string }>`select a.bookmark_id, a.text from bookmark_archives a
+    where a.owner_id = ${ownerId} and a.bookmark_id in (${sql.join(ids)}) and a.text is not null`.execute(db);
   for (const { bookmark_id: id, text } of found.rows) {
     // The marks are the snippet's own: a page's control characters are only spaces to it.
     const snippet = snippetOf(text.slice(0, INDEXED_PAGE_CHARS).replaceAll(SNIPPET_MATCH_START, ' ').replaceAll(SNIPPET_MATCH_END, ' '), query.terms);
@@ -243,7 +247,8 @@ function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuild
       await this.touch(trx, ownerId);
     },
 
-    async search(ownerId: string, query: IndexQuery, source: MatchSource): Promise<VersionedResult> {
+    /** The result, and `byPage`: the ids of its page's rows found by their kept page's words. */
+    async search(ownerId: string, query: IndexQuery, source: MatchSource): Promise<VersionedResult & { byPage: number[] }> {
       const conditions = [source.match, sql`i.owner_id = ${ownerId}`];
       if (query.hosts && query.hosts.length > 0) conditions.push(sql`i.host in (${sql.join(query.hosts)})`);
       if (query.tags && query.tags.length > 0) {
@@ -260,17 +265,17 @@ function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuild
       // the same snapshot as the matches; the matches' short rows, whose one walk gives the total
       // and both groups; and only the page's entries whole.
       const found = await sql<SearchRow>`with m as materialized (
-          select i.bookmark_id as id, i.host, i.tags, i.create_date from ${source.from} where ${where}
+          select i.bookmark_id as id, i.host, i.tags, i.create_date, ${source.byPage} as by_page from ${source.from} where ${where}
         )
         select 'version' as part, cast(null as bigint) as id, version as host, cast(null as text) as tags,
           cast(null as bigint) as create_date, cast(null as text) as title, cast(null as text) as link,
-          cast(null as text) as note, cast(null as bigint) as update_date
+          cast(null as text) as note, cast(null as bigint) as update_date, cast(null as integer) as by_page
           from bookmark_index_versions where owner_id = ${ownerId}
         union all
-        select 'match', id, host, tags, create_date, null, null, null, null from m
+        select 'match', id, host, tags, create_date, null, null, null, null, null from m
         union all
-        select 'row', i.bookmark_id, i.host, i.tags, i.create_date, c.title, c.link, c.note, i.update_date
-          from (select id from m order by create_date desc, id desc limit ${query.size} offset ${query.from}) p
+        select 'row', i.bookmark_id, i.host, i.tags, i.create_date, c.title, c.link, c.note, i.update_date, p.by_page
+          from (select id, by_page from m order by create_date desc, id desc limit ${query.size} offset ${query.from}) p
           join bookmark_index i on i.bookmark_id = p.id
           join bookmark_index_content c on c.bookmark_id = p.id`.execute(db);
       const hosts = new Map<string, number>();
@@ -278,6 +283,7 @@ function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuild
       let total = 0;
       let version = 'none';
       const rows: BookmarkRow[] = [];
+      const byPage: number[] = [];
       for (const row of found.rows) {
         if (row.part === 'match') {
           total++;
@@ -285,11 +291,12 @@ function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuild
           for (const tag of JSON.parse(row.tags) as string[]) tags.set(tag, (tags.get(tag) ?? 0) + 1);
         } else if (row.part === 'version') version = row.host;
         else {
-          const { part: _, ...entry } = row;
+          const { part: _, by_page: byPageRow, ...entry } = row;
+          if (Number(byPageRow) === 1) byPage.push(Number(entry.id));
           rows.push(entry);
         }
       }
-      return { version, total, rows: rows.sort(byNewest), host_groups: topGroups(hosts), tag_groups: topGroups(tags) };
+      return { version, total, rows: rows.sort(byNewest), host_groups: topGroups(hosts), tag_groups: topGroups(tags), byPage };
     },
   };
 }
