@@ -13,6 +13,14 @@ export const MAX_BOOKMARK_PAGE_SIZE = 100;
 /** How many hosts and tags a reply's groups list. */
 export const BOOKMARK_GROUP_COUNT = 20;
 
+/**
+ * Read later (issue 39): a bookmark waits to be read, has been read, or is put away. New bookmarks
+ * are unread; the Unread list shows those waiting (docs/behaviour/bookmarks.md).
+ */
+export const BOOKMARK_STATES = ['unread', 'read', 'archived'] as const;
+export type BookmarkState = (typeof BOOKMARK_STATES)[number];
+export const BookmarkStateValue = z.enum(BOOKMARK_STATES, { error: `must be one of ${BOOKMARK_STATES.join(', ')}` });
+
 export const BOOKMARK_LIMITS = { title: 500, link: 2048, tag: 100, tags: 50, note: 10_000 } as const;
 
 /** Tags compare case-insensitively: "News" and "news" are one tag. */
@@ -100,6 +108,8 @@ export const Bookmark = z.object({
   note: z.string().optional(),
   create_date: z.string(),
   update_date: z.string(),
+  /** Read later: unread, read or archived (`PUT /bookmarks/{id}/state` changes it). */
+  state: BookmarkStateValue,
   /** Set by the index routes: the bookmark has an entry in the search index. */
   indexed: z.boolean().optional(),
 });
@@ -107,19 +117,24 @@ export type Bookmark = z.infer<typeof Bookmark>;
 
 /**
  * `PUT /bookmarks/{id}` and `POST /api/bookmarks/`: the whole bookmark (docs/behaviour/bookmarks.md). The server
- * keeps the times and the indexed flag itself, so those are accepted and ignored.
+ * keeps the times and the indexed flag itself, so those are accepted and ignored; so is the state, which only
+ * `PUT /bookmarks/{id}/state` changes (a form holding an older copy never undoes a "mark read").
  */
 export const BookmarkUpdate = BookmarkInput.extend({
   id: z.number({ error: 'must be a number' }).int().positive(),
   create_date: z.string().optional(),
   update_date: z.string().optional(),
   indexed: z.boolean().optional(),
+  state: z.string().optional(),
 });
 export type BookmarkUpdate = z.output<typeof BookmarkUpdate>;
 
 export const BookmarkIdParams = z.strictObject({
   id: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive').max(Number.MAX_SAFE_INTEGER),
 });
+
+/** `PUT /bookmarks/{id}/state`. */
+export const BookmarkStateBody = z.strictObject({ state: BookmarkStateValue });
 
 export const BookmarkGroup = z.object({ key: z.string(), doc_count: z.number().int().nonnegative() });
 export type BookmarkGroup = z.infer<typeof BookmarkGroup>;
@@ -140,6 +155,8 @@ export const BookmarkListQuery = z.strictObject({
   tag: z.string().trim().max(BOOKMARK_LIMITS.tag).optional(),
   start_date: isoTime.optional(),
   end_date: isoTime.optional(),
+  /** Only the bookmarks in this read-later state (the Unread list is `state=unread`); all when absent. */
+  state: BookmarkStateValue.optional(),
 }).refine((query) => inOrder(query.start_date, query.end_date), { message: 'must not be before the start date', path: ['end_date'] });
 export type BookmarkListQuery = z.infer<typeof BookmarkListQuery>;
 
@@ -174,6 +191,8 @@ export const BookmarkQuerySpec = z.strictObject({
   tags: z.array(z.string().max(BOOKMARK_LIMITS.tag), { error: 'must be a list of tags' }).max(100).optional(),
   create_time_range: TimeRange.optional(),
   update_time_range: TimeRange.optional(),
+  /** Only matches in this read-later state; the groups count those matches. */
+  state: BookmarkStateValue.optional(),
   from: z.number().int().min(0).optional(),
   size: z.number().int().min(1).max(MAX_BOOKMARK_PAGE_SIZE).optional(),
 });

@@ -30,6 +30,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   'update_time_range.end': 'Updated until',
   max_mb: 'Size limit',
   device_id: 'E-reader',
+  state: 'State',
 };
 
 /** The field an issue's path names: its longest labelled key (`create_time_range.start`), else its last labelled one (`tags` of `tags.0`). */

@@ -10,17 +10,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import pg from 'pg';
 import { BOOKMARK_SEARCH_FIELDS } from '../../contract/bookmarks.ts';
 import { createArchivesStore } from '../../server/src/bookmarks/archive/archives.store.ts';
 import { pageWordsWriter } from '../../server/src/bookmarks/bookmark-page-words.ts';
 import type { BookmarkRow } from '../../server/src/bookmarks/bookmark-row.ts';
+import { linkKey } from '../../server/src/bookmarks/link-key.ts';
 import { createPostgresBookmarkIndex } from '../../server/src/bookmarks/bookmarks.search.postgres.ts';
 import { createSqliteBookmarkIndex } from '../../server/src/bookmarks/bookmarks.search.sqlite.ts';
 import { fts5Match } from '../../server/src/search/fts5-query.ts';
 import { searchTerms } from '../../server/src/search/search-text.ts';
 import { migrate, openStorage, type Storage } from '../../server/src/storage/database.ts';
+import type { BookmarksTable } from '../../server/src/storage/schema.ts';
 import { random, VOCABULARY } from '../books/generate-catalogue.ts';
 import { machine, percentile } from '../lib/measure.ts';
 import { freshPostgresDatabase } from '../mixed/postgres-database.ts';
@@ -89,14 +91,14 @@ async function fill(storage: Storage) {
   const r = random(23);
   const word = zipfWord(r);
   let chars = 0;
-  let batch: BookmarkRow[] = [];
+  let batch: Array<Insertable<BookmarksTable>> = [];
   const flush = async () => {
     const rows = await db
       .insertInto('bookmarks')
-      .values(batch.map(({ id: _, ...row }) => row))
-      .returning(['id', 'title', 'link', 'host', 'tags', 'note', 'create_date', 'update_date'])
+      .values(batch)
+      .returning(['id', 'title', 'link', 'host', 'tags', 'note', 'create_date', 'update_date', 'read_state'])
       .execute();
-    const stored = rows.map((row) => ({ ...row, id: Number(row.id), owner_id: OWNER }) as unknown as BookmarkRow);
+    const stored: BookmarkRow[] = rows.map((row) => ({ ...row, id: Number(row.id) }));
     await index.put(OWNER, stored);
     for (const row of stored) {
       const text = pageText(r, word);
@@ -114,16 +116,17 @@ async function fill(storage: Storage) {
   };
   for (const bookmark of generateBookmarks(PAGES)) {
     batch.push({
-      id: 0,
       owner_id: OWNER,
       title: bookmark.title,
       link: bookmark.link,
+      link_key: linkKey(bookmark.link),
       host: bookmark.host,
       tags: JSON.stringify(bookmark.tags),
       note: bookmark.note || null,
       create_date: bookmark.added,
       update_date: bookmark.added,
-    } as unknown as BookmarkRow);
+      read_state: 'unread',
+    });
     if (batch.length === BATCH) await flush();
   }
   if (batch.length > 0) await flush();

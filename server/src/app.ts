@@ -14,6 +14,8 @@ import { sessionsRoutes } from './auth/sessions.routes.ts';
 import { archiveRoutes } from './bookmarks/archive/archive.routes.ts';
 import { articleSendRoutes } from './bookmarks/archive/article-send.routes.ts';
 import { bookmarksRoutes } from './bookmarks/bookmarks.routes.ts';
+import { linkdingApiRoutes } from './bookmarks/linkding/linkding-api.routes.ts';
+import { LINKDING_BASE_PATH } from '../../contract/linkding.ts';
 import { bookSearchPreferencesRoutes } from './books/book-search-preferences.routes.ts';
 import { booksRoutes } from './books/books.routes.ts';
 import { catalogueLoadsRoutes } from './books/catalogue-loads.routes.ts';
@@ -156,6 +158,20 @@ export async function buildApp({
       await owners.register(archiveRoutes, { archive: services.bookmarkArchive });
       await owners.register(tasksRoutes, { tasks: services.tasks });
     });
+    // linkding's browser extension and apps, given `https://host/linkding`: its API under that base,
+    // with a personal API token as `Authorization: Token …` (docs/behaviour/bookmarks.md).
+    await api.register(
+      async (linkding) => {
+        guardRoutes(linkding, authenticator.requireApiToken);
+        await linkding.register(linkdingApiRoutes, {
+          bookmarks: services.bookmarks,
+          previews: services.linkPreviews,
+          clock: services.clock,
+          publicUrl: config.publicUrl,
+        });
+      },
+      { prefix: LINKDING_BASE_PATH },
+    );
     await api.register(calendarFeedRoutes, {
       tasks: services.tasks,
       calendarTokens: services.calendarTokens,

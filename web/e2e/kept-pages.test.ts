@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { html, type PageServer, startPageServer } from '../../server/src/test/page-server.ts';
 import { launchBrowser } from './browser.ts';
-import { createAccount, signIn, watchForErrors } from './helpers.ts';
+import { apiAs, createAccount, signIn, watchForErrors } from './helpers.ts';
 import { type RunningServer, startServer } from './server.ts';
 
 const OWNER = { displayName: 'Grace Hopper', email: 'grace@example.org', password: 'a compiler for the rest of us' };
@@ -18,6 +18,7 @@ const ARTICLE = `<!doctype html><html><head><title>${TITLE}</title><script>fetch
 let server: RunningServer;
 let browser: Browser;
 let site: PageServer;
+let owner: ReturnType<typeof apiAs>;
 const beacons: string[] = [];
 
 beforeAll(async () => {
@@ -38,7 +39,8 @@ beforeAll(async () => {
       },
     }),
   ]);
-  await createAccount(server.baseUrl, OWNER);
+  owner = apiAs(server.baseUrl, await createAccount(server.baseUrl, OWNER));
+  expect((await owner('/api/users/me/e-readers', 'POST', { name: 'Kindle', email: 'grace@kindle.com', kind: 'kindle' })).status).toBe(200);
 });
 afterAll(async () => {
   await browser?.close();
@@ -88,6 +90,8 @@ describe('kept pages, end to end', () => {
     // The frame is as tall as the page, which is taller than the window: not finished yet.
     await expect.poll(async () => (await frame.boundingBox())?.height ?? 0).toBeGreaterThan(page.viewportSize()?.height ?? 0);
     expect(await page.locator('#reader-finished').count()).toBe(0);
+    const stateOf = async () => ((await (await owner(`/bookmarks/${id}`)).json()) as { state: string }).state;
+    expect(await stateOf()).toBe('unread');
     await kept.getByText('The last paragraph').hover();
 
     await page.getByRole('button', { name: 'Dark' }).click();
@@ -97,9 +101,15 @@ describe('kept pages, end to end', () => {
 
     await page.locator('.reader-view-end').scrollIntoViewIfNeeded();
     await page.locator('#reader-finished').waitFor();
+    // Read to its end, the bookmark is read.
+    await expect.poll(stateOf).toBe('read');
 
     // Nothing of the page ran: neither in the reader nor when the server read it.
     expect(beacons).toEqual([]);
+
+    // The copy as an EPUB, to the e-reader: this server has no mail server, so it goes to the outbox.
+    await page.getByRole('button', { name: 'Send to e-reader' }).click();
+    await expect.poll(() => page.locator('#article-send-result').innerText()).toMatch(/^Kept for Kindle in the server’s outbox: EPUB \(\d+(\.\d+)? kB\)/);
 
     await page.getByRole('link', { name: '← Bookmark' }).click();
     await page.waitForURL(`/bookmark/${id}`);

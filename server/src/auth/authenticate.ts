@@ -64,6 +64,12 @@ export type Authenticator = {
   requireUser: RequestCheck;
   /** A signed-in user or a personal API token (bookmark and task calls); a read-only token only on reads. */
   requireUserOrApiToken: RequestCheck;
+  /**
+   * A personal API token, as `Token org_…` (linkding's clients) or `Bearer org_…`: the linkding
+   * API (bookmarks/linkding/linkding-api.routes.ts); a read-only token only on reads. A session's token is
+   * not taken: linkding's clients have none.
+   */
+  requireApiToken: RequestCheck;
   /** A reader of the catalogue: a signed-in user, or a caller with the shared `X-API-Key` (docs/behaviour/books.md). */
   requireReader: RequestCheck;
   /**
@@ -84,6 +90,8 @@ export type Authenticator = {
    */
   requireSyncKey: RequestCheck;
 };
+
+const readOnlyToken = () => new AppError(403, 'This API token is read-only: it may only read bookmarks and tasks');
 
 /** Refusals of a signed-in user's request, told the same wherever the request is checked. */
 export const signInRequired = () => new AppError(401, 'Sign-in required', { 'www-authenticate': 'Bearer' });
@@ -123,11 +131,33 @@ function apiToken(apiTokens: Pick<ApiTokensService, 'authenticate'>, disabled: R
   return credential('apiToken', async (request) => {
     const token = bearerOf(request);
     if (token === null || !token.startsWith(API_TOKEN_PREFIX)) return null;
-    const bearer = await apiTokens.authenticate(token);
-    if (!bearer) throw new AppError(401, 'This API token is not valid: it may have been revoked', { 'www-authenticate': 'Bearer' });
-    if (disabled.isDisabled(bearer.user.uid)) throw accountDisabled();
-    return { kind: 'api-token', user: bearer.user, scope: bearer.scope };
+    return apiTokenHolder(apiTokens, disabled, token, 'Bearer');
   });
+}
+
+/**
+ * A personal API token as linkding's clients send it (`Token org_…`): only behind the linkding
+ * API, where nothing else is taken. Any other word after `Token` is a token that is not good.
+ */
+function linkdingToken(apiTokens: Pick<ApiTokensService, 'authenticate'>, disabled: Refusals['disabled']): Credential {
+  return credential('linkdingToken', async (request) => {
+    const token = request.headers.authorization?.match(/^Token\s+(\S+)$/i)?.[1];
+    if (token === undefined) return null;
+    return apiTokenHolder(apiTokens, disabled, token, 'Token');
+  });
+}
+
+/** The holder of a personal API token, read from the database: a revoked token or a disabled account is refused at once. */
+async function apiTokenHolder(
+  apiTokens: Pick<ApiTokensService, 'authenticate'>,
+  disabled: Refusals['disabled'],
+  token: string,
+  scheme: 'Bearer' | 'Token',
+): Promise<Principal> {
+  const bearer = token.startsWith(API_TOKEN_PREFIX) ? await apiTokens.authenticate(token) : null;
+  if (!bearer) throw new AppError(401, 'This API token is not valid: it may have been revoked', { 'www-authenticate': scheme });
+  if (disabled.isDisabled(bearer.user.uid)) throw new AppError(401, 'This account has been disabled; ask an administrator', { 'www-authenticate': scheme });
+  return { kind: 'api-token', user: bearer.user, scope: bearer.scope };
 }
 
 const isRead = (request: FastifyRequest) =>
@@ -225,6 +255,7 @@ export function createAuthenticator({
 }: AuthenticatorDependencies): Authenticator {
   const users = [bearerToken(tokens, { revocations, disabled })];
   const owners = [apiToken(apiTokens, disabled), ...users];
+  const tokenHolders = [linkdingToken(apiTokens, disabled), apiToken(apiTokens, disabled)];
   const readers = [...users, booksApiKey(booksKey)];
   const calendarFeeds = [calendarToken(calendarTokens, disabled)];
   // E-readers follow OPDS's links to covers and files with the Basic credential they signed in with.
@@ -238,8 +269,12 @@ export function createAuthenticator({
       if (principal?.kind !== 'user' && principal?.kind !== 'api-token') throw signInRequired();
       if (principal.kind === 'user') assertPasswordChanged(request, principal.user);
       if (principal.kind === 'api-token' && principal.scope === 'read' && !isRead(request)) {
-        throw new AppError(403, 'This API token is read-only: it may only read bookmarks and tasks');
+        throw readOnlyToken();
       }
+    }),
+    requireApiToken: checkOf(tokenHolders, (request, principal) => {
+      if (principal?.kind !== 'api-token') throw new AppError(401, 'An API token is required: send it as "Authorization: Token org_…"', { 'www-authenticate': 'Token' });
+      if (principal.scope === 'read' && !isRead(request)) throw readOnlyToken();
     }),
     requireReader: checkOf(readers, (request, principal) => {
       if (!principal) throw signInRequired();

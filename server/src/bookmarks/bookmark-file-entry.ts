@@ -84,6 +84,8 @@ export function fileEntryOutcome(fileEntry: FileBookmark, now: number): FileEntr
     createDate: added ?? modified ?? now,
     updateDate: modified ?? added ?? now,
     place: { root: entry.root, folder, keyword },
+    // A browser's file has no TOREAD: its links are references, not a reading list (decision 0042).
+    state: entry.toRead ? ('unread' as const) : ('read' as const),
   };
   return { kind: 'kept', bookmark, warnings, shortened, undated };
 }

@@ -1,11 +1,14 @@
-import type { Bookmark, BookmarkInput } from '../../../contract/bookmarks.ts';
+import type { Bookmark, BookmarkInput, BookmarkState } from '../../../contract/bookmarks.ts';
 import type { BookmarksTable } from '../storage/schema.ts';
 import { linkKey } from './link-key.ts';
 
 /** A stored bookmark as the store reads it, from either table. */
-export type BookmarkRow = Omit<BookmarksTable, 'id' | 'owner_id' | 'link_key' | 'folder_root' | 'folder' | 'keyword'> & { id: number };
+export type BookmarkRow = Omit<BookmarksTable, 'id' | 'owner_id' | 'link_key' | 'folder_root' | 'folder' | 'keyword' | 'read_state'> & {
+  id: number;
+  read_state: BookmarkState;
+};
 
-export const BOOKMARK_COLUMNS = ['title', 'link', 'host', 'tags', 'note', 'create_date', 'update_date'] as const;
+export const BOOKMARK_COLUMNS = ['title', 'link', 'host', 'tags', 'note', 'create_date', 'update_date', 'read_state'] as const;
 
 /** The host a bookmark is grouped under: the link's host name, lower case, without a leading "www.". */
 export function hostOf(link: string): string {
@@ -33,5 +36,6 @@ export function fromRow(row: BookmarkRow): Bookmark {
     ...(row.note === null ? {} : { note: row.note }),
     create_date: new Date(Number(row.create_date)).toISOString(),
     update_date: new Date(Number(row.update_date)).toISOString(),
+    state: row.read_state,
   };
 }

@@ -20,6 +20,7 @@ import {
   BookmarkQueryParams,
   BookmarkQuerySpec,
   BookmarkSearchResult,
+  BookmarkStateBody,
   BookmarkUpdate,
   TagCounts,
 } from '../../../contract/bookmarks.ts';
@@ -52,7 +53,7 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
       schema: {
         tags,
         summary:
-          'A page of bookmarks, newest first; send the reply’s cursor as the pageCursor header for the next. `total` counts every bookmark the filters match; `tag` matches in any case',
+          'A page of bookmarks, newest first; send the reply’s cursor as the pageCursor header for the next. `total` counts every bookmark the filters match; `tag` matches in any case; `state` keeps one read-later state (the Unread list)',
         querystring: BookmarkListQuery,
         headers: ListHeaders,
         response: { 200: BookmarkPage, 400: ErrorReply, 401: ErrorReply },
@@ -216,6 +217,20 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
       },
     },
     async (request) => bookmarks.update(request.user.uid, request.params.id, request.body),
+  );
+
+  routes.put(
+    '/bookmarks/:id/state',
+    {
+      schema: {
+        tags,
+        summary: 'Read later: mark the bookmark unread, read or archived (its index entry follows); the update date stays',
+        params: BookmarkIdParams,
+        body: BookmarkStateBody,
+        response: { 200: Bookmark, 400: ErrorReply, 401: ErrorReply, 404: ErrorReply },
+      },
+    },
+    async (request) => bookmarks.setState(request.user.uid, request.params.id, request.body.state),
   );
 
   routes.get(

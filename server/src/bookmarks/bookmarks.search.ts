@@ -6,6 +6,7 @@ import {
   type BookmarkGroup,
   type BookmarkIndexedField,
   type BookmarkSearchField,
+  type BookmarkState,
 } from '../../../contract/bookmarks.ts';
 import { SNIPPET_MATCH_END, SNIPPET_MATCH_START } from '../../../contract/text-snippet.ts';
 import { snippetOf } from '../search/text-snippet.ts';
@@ -23,6 +24,11 @@ export interface BookmarkIndex {
    * so that a crash never leaves one without the other), else in one of its own.
    */
   put(ownerId: string, rows: BookmarkRow[], trx?: Transaction<Database>): Promise<void>;
+  /**
+   * Puts the owner's entries among `ids` in `state`, in the transaction `trx` that changes the
+   * bookmarks themselves: a search filtered by state sees what the lists see.
+   */
+  setState(ownerId: string, ids: number[], state: BookmarkState, trx: Transaction<Database>): Promise<void>;
   /** Drops the entries of those of `ids` that are the owner's. */
   remove(ownerId: string, ids: number[]): Promise<void>;
   /** The result, with the owner's index version at which it was found, in one statement. */
@@ -42,6 +48,8 @@ export type IndexQuery = {
   /** Epoch ms, from inclusive, until exclusive. */
   created?: TimeRange | undefined;
   updated?: TimeRange | undefined;
+  /** Only entries in one of these read-later states. */
+  states?: BookmarkState[] | undefined;
   from: number;
   size: number;
 };
@@ -108,7 +116,7 @@ type SearchRow = BookmarkRow & { part: 'version' | 'match' | 'row'; by_page: num
 
 /** An entry's columns as a BookmarkRow, from its short row `i` and its text `c`. */
 export const ENTRY_COLUMNS = sql.raw(
-  'i.bookmark_id as id, c.title, c.link, i.host, i.tags, c.note, i.create_date, i.update_date',
+  'i.bookmark_id as id, c.title, c.link, i.host, i.tags, c.note, i.create_date, i.update_date, i.read_state',
 );
 
 /**
@@ -169,6 +177,14 @@ export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords):
       return { ...result, snippets: await pageSnippets(db, ownerId, byPage, query) };
     },
 
+    async setState(ownerId, ids, state, trx) {
+      if (ids.length === 0) return;
+      for (const slice of statementSlices(ids)) {
+        await trx.updateTable('bookmark_index').set({ read_state: state }).where('owner_id', '=', ownerId).where('bookmark_id', 'in', slice).execute();
+      }
+      await rows.touch(trx, ownerId);
+    },
+
     settle: words.settle,
   };
 }
@@ -192,7 +208,9 @@ async function pageSnippets(db: Kysely<Database>, ownerId: string, ids: number[]
 }
 
 /** The PostgreSQL types of the entries' columns (statement-rows.ts). */
-const ENTRY_TYPES = { bookmark_id: 'bigint', owner_id: 'text', host: 'text', tags: 'text', create_date: 'bigint', update_date: 'bigint' };
+const ENTRY_TYPES = {
+  bookmark_id: 'bigint', owner_id: 'text', host: 'text', tags: 'text', create_date: 'bigint', update_date: 'bigint', read_state: 'text',
+};
 const CONTENT_TYPES = { bookmark_id: 'bigint', title: 'text', link: 'text', note: 'text' };
 const TAG_TYPES = { bookmark_id: 'bigint', tag: 'text' };
 
@@ -237,6 +255,7 @@ function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuild
         tags: row.tags,
         create_date: row.create_date,
         update_date: row.update_date,
+        read_state: row.read_state,
         ...extra.values(row),
       }));
       for (const insert of insertStatements(trx, dialect, 'bookmark_index', entries, { ...ENTRY_TYPES, ...extra.types })) await insert.execute();
@@ -250,6 +269,7 @@ function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuild
     /** The result, and `byPage`: the ids of its page's rows found by their kept page's words. */
     async search(ownerId: string, query: IndexQuery, source: MatchSource): Promise<VersionedResult & { byPage: number[] }> {
       const conditions = [source.match, sql`i.owner_id = ${ownerId}`];
+      if (query.states && query.states.length > 0) conditions.push(sql`i.read_state in (${sql.join(query.states)})`);
       if (query.hosts && query.hosts.length > 0) conditions.push(sql`i.host in (${sql.join(query.hosts)})`);
       if (query.tags && query.tags.length > 0) {
         conditions.push(
@@ -269,12 +289,13 @@ function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuild
         )
         select 'version' as part, cast(null as bigint) as id, version as host, cast(null as text) as tags,
           cast(null as bigint) as create_date, cast(null as text) as title, cast(null as text) as link,
-          cast(null as text) as note, cast(null as bigint) as update_date, cast(null as integer) as by_page
+          cast(null as text) as note, cast(null as bigint) as update_date, cast(null as text) as read_state,
+          cast(null as integer) as by_page
           from bookmark_index_versions where owner_id = ${ownerId}
         union all
-        select 'match', id, host, tags, create_date, null, null, null, null, null from m
+        select 'match', id, host, tags, create_date, null, null, null, null, null, null from m
         union all
-        select 'row', i.bookmark_id, i.host, i.tags, i.create_date, c.title, c.link, c.note, i.update_date, p.by_page
+        select 'row', i.bookmark_id, i.host, i.tags, i.create_date, c.title, c.link, c.note, i.update_date, i.read_state, p.by_page
           from (select id, by_page from m order by create_date desc, id desc limit ${query.size} offset ${query.from}) p
           join bookmark_index i on i.bookmark_id = p.id
           join bookmark_index_content c on c.bookmark_id = p.id`.execute(db);

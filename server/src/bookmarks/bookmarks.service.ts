@@ -11,6 +11,7 @@ import {
   type BookmarkPage,
   type BookmarkQuerySpec,
   type BookmarkSearchResult,
+  type BookmarkState,
   type BookmarkUpdate,
   type CutShortBookmarkImport,
   DEFAULT_BOOKMARK_PAGE_SIZE,
@@ -105,12 +106,13 @@ export function createBookmarksService({
       const after = decodeCursor(cursor);
       const range = timeRange(query.start_date, query.end_date);
       // The header and the page in one statement, the page's tag spelled as the header finds it.
-      const page = after === 'done' ? undefined : { filter: range, after, limit: query.pageSize + 1 };
+      const page = after === 'done' ? undefined : { filter: { ...range, state: query.state }, after, limit: query.pageSize + 1 };
       const { summary, rows } = await store.summaryAndPage(ownerId, query.tag || undefined, page);
       const { tag, total: kept, ...groups } = summary;
-      const filter = { tag, ...range };
-      // The kept counts know no dates: a range is counted.
-      const total = filter.from === undefined && filter.until === undefined ? kept : await store.countInRange(ownerId, filter);
+      const filter = { tag, state: query.state, ...range };
+      // The kept counts know no dates nor states: those are counted.
+      const counted = filter.from !== undefined || filter.until !== undefined || filter.state !== undefined;
+      const total = counted ? await store.countInRange(ownerId, filter) : kept;
       if (after === 'done') return { items: [], cursor: NO_MORE_RESULTS, total, ...groups };
       const items = rows.slice(0, query.pageSize);
       const last = items.at(-1);
@@ -148,12 +150,40 @@ export function createBookmarksService({
       return row ? fromRow(row) : null;
     },
 
-    async create(ownerId: string, input: BookmarkInput): Promise<Bookmark> {
+    /** A new bookmark is unread unless the caller (linkding's API) says otherwise. */
+    async create(ownerId: string, input: BookmarkInput, state: BookmarkState = 'unread'): Promise<Bookmark> {
       const now = clock.now();
-      const row = await store.insert(ownerId, { ...input, createDate: now, updateDate: now });
+      const row = await store.insert(ownerId, { ...input, createDate: now, updateDate: now, state });
       if (!row) throw duplicateLink();
       await onCreated(ownerId, Number(row.id));
       return fromRow(row);
+    },
+
+    /** Puts the owner's bookmark in `state`, its index entry with it; 404 when it is not the owner's. */
+    async setState(ownerId: string, id: number, state: BookmarkState): Promise<Bookmark> {
+      const [row] = await store.setState(ownerId, [id], state, (trx, ids) => index.setState(ownerId, ids, state, trx));
+      if (!row) throw notFound('Bookmark');
+      return fromRow(row);
+    },
+
+    /**
+     * Up to `limit` of the owner's bookmarks in one of `states` (and with one of `tags`, in any
+     * case, when given), newest first, after skipping `offset`, and how many there are.
+     */
+    async pageOfStates(
+      ownerId: string,
+      filter: { states: BookmarkState[]; tags?: string[] | undefined },
+      offset: number,
+      limit: number,
+    ): Promise<{ total: number; bookmarks: Bookmark[] }> {
+      const tags = filter.tags && (await Promise.all(filter.tags.map((tag) => store.spelling(ownerId, tag))));
+      const { total, rows } = await store.pageOfStates(ownerId, { states: filter.states, tags }, offset, limit);
+      return { total, bookmarks: rows.map(fromRow) };
+    },
+
+    /** Every tag of the owner with when it was first given (epoch ms). */
+    tagsFirstGiven(ownerId: string): Promise<Array<{ tag: string; first: number }>> {
+      return store.tagsFirstGiven(ownerId);
     },
 
     async update(ownerId: string, id: number, body: BookmarkUpdate): Promise<Bookmark> {
@@ -178,7 +208,13 @@ export function createBookmarksService({
       return indexed(row);
     },
 
-    async search(ownerId: string, spec: BookmarkQuerySpec, page: { from?: number | undefined; size?: number | undefined }): Promise<BookmarkSearchResult> {
+    /** `states`, when given, stands for the spec's one state: linkding's list is of two. */
+    async search(
+      ownerId: string,
+      spec: BookmarkQuerySpec,
+      page: { from?: number | undefined; size?: number | undefined },
+      states?: BookmarkState[],
+    ): Promise<BookmarkSearchResult> {
       const from = page.from ?? spec.from ?? 0;
       const size = page.size ?? spec.size ?? DEFAULT_BOOKMARK_PAGE_SIZE;
       const terms = searchTerms(spec.key_words.join(' '));
@@ -192,6 +228,7 @@ export function createBookmarksService({
         tags: spec.tags && (await Promise.all(spec.tags.map((tag) => store.spelling(ownerId, tag)))),
         created: range(spec.create_time_range),
         updated: range(spec.update_time_range),
+        states: states ?? (spec.state && [spec.state]),
         from,
         size,
       });

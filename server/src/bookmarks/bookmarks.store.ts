@@ -1,5 +1,5 @@
-import { type Kysely, type RawBuilder, type Transaction, sql } from 'kysely';
-import { BOOKMARK_GROUP_COUNT, BOOKMARK_LIMITS, type BookmarkGroup, type BookmarkInput, foldTag } from '../../../contract/bookmarks.ts';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction, sql } from 'kysely';
+import { BOOKMARK_GROUP_COUNT, BOOKMARK_LIMITS, type BookmarkGroup, type BookmarkInput, type BookmarkState, foldTag } from '../../../contract/bookmarks.ts';
 import type { Database } from '../storage/schema.ts';
 import type { Dialect } from '../storage/database.ts';
 import { insertStatements } from '../storage/statement-rows.ts';
@@ -15,6 +15,8 @@ export type ListFilter = {
   /** Epoch ms: from (inclusive) and until (exclusive), on create_date. */
   from?: number | undefined;
   until?: number | undefined;
+  /** Only bookmarks in this read-later state. */
+  state?: BookmarkState | undefined;
 };
 
 /** What heads the list: its groups, how many bookmarks it holds, and the tag it is filtered by as the owner spells it. */
@@ -27,7 +29,13 @@ export type BookmarkPlace = { root: FolderRoot; folder: string[]; keyword: strin
 export type StoredFolder = { root: FolderRoot; folder: string[]; first: number };
 
 /** A bookmark to write, with the times it carries, and where it sat when it comes from a file. */
-export type NewBookmark = BookmarkInput & { createDate: number; updateDate: number; place?: BookmarkPlace | undefined };
+export type NewBookmark = BookmarkInput & {
+  createDate: number;
+  updateDate: number;
+  place?: BookmarkPlace | undefined;
+  /** Unread when not given: a bookmark is saved to be read. */
+  state?: BookmarkState | undefined;
+};
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -47,7 +55,7 @@ async function insertTags(db: Db, dialect: Dialect, rows: TagRow[]) {
 /** The PostgreSQL types of a bookmark's columns, as an import writes them (statement-rows.ts). */
 const BOOKMARK_TYPES = {
   owner_id: 'text', title: 'text', link: 'text', link_key: 'text', host: 'text', tags: 'text', note: 'text',
-  create_date: 'bigint', update_date: 'bigint', folder_root: 'text', folder: 'text', keyword: 'text',
+  create_date: 'bigint', update_date: 'bigint', folder_root: 'text', folder: 'text', keyword: 'text', read_state: 'text',
 };
 
 /**
@@ -73,6 +81,7 @@ async function insertNew(
     folder_root: bookmark.place?.root ?? '',
     folder: JSON.stringify(bookmark.place?.folder ?? []),
     keyword: bookmark.place?.keyword ?? null,
+    read_state: bookmark.state ?? 'unread',
   }));
   for (const insert of insertStatements(db, dialect, 'bookmarks', values, BOOKMARK_TYPES)) {
     rows.push(
@@ -111,6 +120,7 @@ const EMPTY_ROW = [
   sql<number | null>`cast(null as bigint)`.as('id'),
   ...(['title', 'link', 'host', 'tags', 'note'] as const).map((column) => sql<string | null>`cast(null as text)`.as(column)),
   ...(['create_date', 'update_date'] as const).map((column) => sql<number | null>`cast(null as bigint)`.as(column)),
+  sql<BookmarkState | null>`cast(null as text)`.as('read_state'),
 ];
 
 /** Each user's bookmarks; every query has the owner in its WHERE. */
@@ -136,12 +146,14 @@ export function createBookmarksStore(db: Kysely<Database>, dialect: Dialect) {
         .where('t.owner_id', '=', ownerId)
         .where('t.tag', '=', filter.tag)
         .where('b.owner_id', '=', ownerId);
+      if (filter.state !== undefined) query = query.where('b.read_state', '=', filter.state);
       if (filter.from !== undefined) query = query.where('t.create_date', '>=', filter.from);
       if (filter.until !== undefined) query = query.where('t.create_date', '<', filter.until);
       if (after) query = query.where(sql<boolean>`(t.create_date, t.bookmark_id) < (${after.createDate}, ${after.id})`);
       return query.orderBy('t.create_date', 'desc').orderBy('t.bookmark_id', 'desc').limit(limit);
     }
     let query = selectRow(db).where('owner_id', '=', ownerId);
+    if (filter.state !== undefined) query = query.where('read_state', '=', filter.state);
     if (filter.from !== undefined) query = query.where('create_date', '>=', filter.from);
     if (filter.until !== undefined) query = query.where('create_date', '<', filter.until);
     if (after) query = query.where(sql<boolean>`(create_date, id) < (${after.createDate}, ${after.id})`);
@@ -269,25 +281,98 @@ export function createBookmarksStore(db: Kysely<Database>, dialect: Dialect) {
       return tagCounts(db, ownerId);
     },
 
-    /** How many of the owner's bookmarks (with the tag, when given) were created within the range: the rows of its index range. */
+    /**
+     * How many of the owner's bookmarks (with the tag, and in the state, when given) were created
+     * within the range: the rows of its index range (`bookmarks_read_state` for a state, 0034).
+     */
     async countInRange(ownerId: string, filter: ListFilter): Promise<number> {
-      const range = <Q extends { where: (column: 'create_date', op: '>=' | '<', value: number) => Q }>(query: Q) => {
-        let bounded = query;
-        if (filter.from !== undefined) bounded = bounded.where('create_date', '>=', filter.from);
-        if (filter.until !== undefined) bounded = bounded.where('create_date', '<', filter.until);
-        return bounded;
+      const { tag, state, from, until } = filter;
+      if (tag !== undefined && state === undefined) {
+        let query = db.selectFrom('bookmark_tags').where('owner_id', '=', ownerId).where('tag', '=', tag);
+        if (from !== undefined) query = query.where('create_date', '>=', from);
+        if (until !== undefined) query = query.where('create_date', '<', until);
+        return Number((await query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow()).total);
+      }
+      let query = db.selectFrom('bookmarks as b').where('b.owner_id', '=', ownerId);
+      if (state !== undefined) query = query.where('b.read_state', '=', state);
+      if (tag !== undefined) {
+        query = query.where((eb) =>
+          eb.exists(eb.selectFrom('bookmark_tags as t').select('t.bookmark_id').whereRef('t.bookmark_id', '=', 'b.id').where('t.tag', '=', tag)),
+        );
+      }
+      if (from !== undefined) query = query.where('b.create_date', '>=', from);
+      if (until !== undefined) query = query.where('b.create_date', '<', until);
+      return Number((await query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow()).total);
+    },
+
+    /**
+     * The owner's bookmarks in one of `states` (and with one of `tags`, spelled as stored, when
+     * given), newest first, `limit` of them after `offset`, and how many there are: linkding's
+     * offset pages (`bookmarks_read_state`, 0034).
+     */
+    async pageOfStates(
+      ownerId: string,
+      filter: { states: BookmarkState[]; tags?: string[] | undefined },
+      offset: number,
+      limit: number,
+    ): Promise<{ total: number; rows: BookmarkRow[] }> {
+      const { states, tags } = filter;
+      const matching = <Q extends SelectQueryBuilder<Database, 'bookmarks', object>>(query: Q): Q => {
+        const inStates = query.where('bookmarks.owner_id', '=', ownerId).where('bookmarks.read_state', 'in', states) as Q;
+        if (!tags || tags.length === 0) return inStates;
+        return inStates.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('bookmark_tags as t')
+              .select('t.bookmark_id')
+              .whereRef('t.bookmark_id', '=', 'bookmarks.id')
+              .where('t.owner_id', '=', ownerId)
+              .where('t.tag', 'in', tags),
+          ),
+        ) as Q;
       };
-      const query =
-        filter.tag === undefined
-          ? range(db.selectFrom('bookmarks').where('owner_id', '=', ownerId).select((eb) => eb.fn.countAll<number | string>().as('total')))
-          : range(
-              db
-                .selectFrom('bookmark_tags')
-                .where('owner_id', '=', ownerId)
-                .where('tag', '=', filter.tag)
-                .select((eb) => eb.fn.countAll<number | string>().as('total')),
-            );
-      return Number((await query.executeTakeFirstOrThrow()).total);
+      const counted = await matching(db.selectFrom('bookmarks'))
+        .select((eb) => eb.fn.countAll<number | string>().as('total'))
+        .executeTakeFirstOrThrow();
+      const rows = await matching(selectRow(db)).orderBy('create_date', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+      return { total: Number(counted.total), rows };
+    },
+
+    /** Every tag of the owner with when it was first given (epoch ms), for linkding's tag list. */
+    async tagsFirstGiven(ownerId: string): Promise<Array<{ tag: string; first: number }>> {
+      const rows = await db
+        .selectFrom('bookmark_tags')
+        .select(['tag', (eb) => eb.fn.min('create_date').as('first')])
+        .where('owner_id', '=', ownerId)
+        .groupBy('tag')
+        .execute();
+      return rows.map((row) => ({ tag: row.tag, first: Number(row.first) }));
+    },
+
+    /**
+     * Puts those of `ids` that are the owner's in `state`, with whatever `alongside` writes of them
+     * (their index entries) in the same transaction; the rows changed, as they are now. The update
+     * time stays: reading a bookmark does not edit it.
+     */
+    async setState(
+      ownerId: string,
+      ids: number[],
+      state: BookmarkState,
+      alongside: (trx: Transaction<Database>, ids: number[]) => Promise<void> = async () => {},
+    ): Promise<BookmarkRow[]> {
+      return db.transaction().execute(async (trx) => {
+        const changed = await trx
+          .updateTable('bookmarks')
+          .set({ read_state: state })
+          .where('owner_id', '=', ownerId)
+          .where('id', 'in', ids)
+          .returning('id')
+          .execute();
+        if (changed.length === 0) return [];
+        const changedIds = changed.map((row) => Number(row.id));
+        await alongside(trx, changedIds);
+        return selectRow(trx).where('owner_id', '=', ownerId).where('id', 'in', changedIds).orderBy('id').execute();
+      });
     },
 
     /** Up to `limit` bookmarks newest first, after `after` when given. */
@@ -367,7 +452,7 @@ export function createBookmarksStore(db: Kysely<Database>, dialect: Dialect) {
           total: Number(counts?.doc_count ?? 0),
           tag: tag === undefined ? undefined : (counts?.key ?? tag),
         },
-        rows: of('row').map(({ id, title, link, host, tags, note, create_date, update_date }) => ({
+        rows: of('row').map(({ id, title, link, host, tags, note, create_date, update_date, read_state }) => ({
           id: id!,
           title: title!,
           link: link!,
@@ -376,6 +461,7 @@ export function createBookmarksStore(db: Kysely<Database>, dialect: Dialect) {
           note,
           create_date: create_date!,
           update_date: update_date!,
+          read_state: read_state!,
         })),
       };
     },

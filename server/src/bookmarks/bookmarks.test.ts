@@ -32,6 +32,7 @@ describe.each(testDialects)('bookmarks on %s', (dialect) => {
         note: 'chapters',
         create_date: new Date(t.clock.now()).toISOString(),
         update_date: new Date(t.clock.now()).toISOString(),
+        state: 'unread',
       });
       expect(Bookmark.parse((await alice.inject('GET', `/bookmarks/${created.id}`)).json())).toEqual(created);
     });

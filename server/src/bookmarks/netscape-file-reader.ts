@@ -15,6 +15,8 @@ export type FileBookmark = {
   /** Its TAGS, split on commas (the format's separator; a tag may hold spaces). */
   tags: string[];
   note: string;
+  /** `TOREAD="1"`: linkding's (and Pinboard's) mark of a link saved to read later. */
+  toRead: boolean;
   /** `ADD_DATE` and `LAST_MODIFIED` as written. */
   added: string | undefined;
   modified: string | undefined;
@@ -173,6 +175,7 @@ export async function* readNetscapeFile(texts: AsyncIterable<string>): AsyncGene
             keyword: (attributes.shortcuturl ?? '').trim(),
             tags: splitTagsAttribute(attributes.tags),
             note: '',
+            toRead: attributes.toread?.trim() === '1',
             added: attributes.add_date,
             modified: attributes.last_modified,
           };

@@ -71,9 +71,11 @@ function entry(bookmark: ExportedBookmark, folder: string[], depth: number): str
   const inner = indent(depth + around.length);
   const tagsAttribute = tags.length > 0 ? ` TAGS="${escape(tags.join(','))}"` : '';
   const keywordAttribute = bookmark.keyword ? ` SHORTCUTURL="${escape(bookmark.keyword)}"` : '';
+  // linkding's mark of a link to read later, which the import reads back (decision 0042).
+  const toReadAttribute = bookmark.state === 'unread' ? ' TOREAD="1"' : '';
   text +=
     `${inner}<DT><A HREF="${escape(bookmark.link)}" ADD_DATE="${seconds(bookmark.create_date)}"` +
-    ` LAST_MODIFIED="${seconds(bookmark.update_date)}"${keywordAttribute}${tagsAttribute}>${escape(bookmark.title)}</A>\n`;
+    ` LAST_MODIFIED="${seconds(bookmark.update_date)}"${keywordAttribute}${toReadAttribute}${tagsAttribute}>${escape(bookmark.title)}</A>\n`;
   if (bookmark.note !== undefined) text += `${inner}<DD>${escape(bookmark.note)}\n`;
   for (let n = around.length - 1; n >= 0; n--) text += `${indent(depth + n)}</DL><p>\n`;
   return text;

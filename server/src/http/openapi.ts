@@ -14,6 +14,12 @@ const SECURITY_SCHEMES: Record<CredentialScheme, OpenAPIV3.SecuritySchemeObject>
     description:
       'A personal API token made in the profile (`POST /api/users/me/tokens`), sent as `Authorization: Bearer org_…`; a "read" token only on GET calls and searches',
   },
+  linkdingToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'A personal API token sent as linkding’s clients send theirs, `Authorization: Token org_…`: the `/linkding` API only',
+  },
   apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The shared books key (`BOOKS_API_KEY`), sent without an Authorization header' },
   basic: { type: 'http', scheme: 'basic', description: "E-mail and an app password (or a local account's password)" },
   koreader: {

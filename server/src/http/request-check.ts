@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
  * The credentials the API description names, each a security scheme of http/openapi.ts. A
  * calendar token travels in the path, which no OpenAPI scheme can say: it has none.
  */
-export type CredentialScheme = 'bearer' | 'apiToken' | 'apiKey' | 'basic' | 'koreader';
+export type CredentialScheme = 'bearer' | 'apiToken' | 'linkdingToken' | 'apiKey' | 'basic' | 'koreader';
 
 /**
  * An onRequest hook: it runs before the body is read, so a caller who may not ask is refused

@@ -132,6 +132,8 @@ export interface BookmarksTable {
   folder: Generated<string>;
   /** The browser keyword (`SHORTCUTURL`) the bookmark was imported with. */
   keyword: string | null;
+  /** Read later (0034): `unread`, `read` or `archived`. */
+  read_state: Generated<'unread' | 'read' | 'archived'>;
 }
 
 export interface BookmarkTagsTable {
@@ -153,7 +155,9 @@ export interface BookmarkFacetsTable {
 }
 
 /** What a search reads of each entry; PostgreSQL adds a `search` tsvector that only raw SQL touches. */
-export type BookmarkIndexTable = Pick<BookmarksTable, 'owner_id' | 'host' | 'tags' | 'create_date' | 'update_date'> & { bookmark_id: number };
+export type BookmarkIndexTable = Pick<BookmarksTable, 'owner_id' | 'host' | 'tags' | 'create_date' | 'update_date' | 'read_state'> & {
+  bookmark_id: number;
+};
 
 /** The text of each entry, as the bookmark was when indexed. */
 export type BookmarkIndexContentTable = Pick<BookmarksTable, 'title' | 'link' | 'note'> & { bookmark_id: number };

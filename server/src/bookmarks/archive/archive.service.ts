@@ -106,13 +106,19 @@ export function createArchiveService({
     running.add(run);
   }
 
-  async function startFetch(ownerId: string, bookmarkId: number): Promise<boolean> {
+  /** Marks the copy pending; the fetch it gives starts when called. Undefined when the bookmark is not the owner's. */
+  async function markPending(ownerId: string, bookmarkId: number): Promise<(() => void) | undefined> {
     const link = await store.linkOf(ownerId, bookmarkId);
-    if (link === undefined) return false;
+    if (link === undefined) return undefined;
     const at = clock.now();
-    if (!(await store.startFetch(ownerId, bookmarkId, at))) return false;
-    inBackground(ownerId, bookmarkId, link, at);
-    return true;
+    if (!(await store.startFetch(ownerId, bookmarkId, at))) return undefined;
+    return () => inBackground(ownerId, bookmarkId, link, at);
+  }
+
+  async function startFetch(ownerId: string, bookmarkId: number): Promise<boolean> {
+    const fetchNow = await markPending(ownerId, bookmarkId);
+    fetchNow?.();
+    return fetchNow !== undefined;
   }
 
   const job: Job = {
@@ -144,8 +150,12 @@ export function createArchiveService({
       if ((await store.linkOf(ownerId, bookmarkId)) === undefined) throw notFound('Bookmark');
       const { bytes } = await store.usage(ownerId, bookmarkId);
       if (bytes >= quotaBytes) throw overQuota(bytes, 0);
-      if (!(await startFetch(ownerId, bookmarkId))) throw notFound('Bookmark');
-      return toReply(await owned(ownerId, bookmarkId));
+      const fetchNow = await markPending(ownerId, bookmarkId);
+      if (fetchNow === undefined) throw notFound('Bookmark');
+      // Read before the fetch starts: a page that answers at once must not make the reply 'kept'.
+      const reply = toReply(await owned(ownerId, bookmarkId));
+      fetchNow();
+      return reply;
     },
 
     /** A page the browser sent for the bookmark (a SingleFile capture, or the bookmarklet's): kept now, in place of any copy. */

@@ -273,13 +273,15 @@ describe.each(testDialects)('the kept-copy quota on %s', (dialect) => {
 describe.each(testDialects)('kept copies across a restart on %s', (dialect) => {
   it('leaves the fetch a stopping server was making pending, and makes it at the next start', async () => {
     const database = await createTestDatabase(dialect);
+    // Each server's request for the page waits here until the test answers it.
+    const waiting: Array<{ answer: () => void }> = [];
     let asked: () => void = () => {};
-    const fetching = new Promise<void>((resolve) => (asked = resolve));
-    let serving = false;
+    const askedAgain = () => new Promise<void>((resolve) => (asked = resolve));
+    const firstAsked = askedAgain();
     const pages = await startPageServer({
       '/story': (request, response) => {
-        if (serving) html(article('After the restart', 'Kept by the next server.'))(request, response);
-        else asked();
+        waiting.push({ answer: () => html(article('After the restart', 'Kept by the next server.'))(request, response) });
+        asked();
       },
       '/pic.png': html(PNG, 'image/png'),
     });
@@ -288,14 +290,17 @@ describe.each(testDialects)('kept copies across a restart on %s', (dialect) => {
       const first = await buildTestApp(database, { env });
       const token = (await registerUser(first.app)).idToken;
       const bookmark = await bookmarksClient(first.app, token).create({ title: 'Story', link: `${pages.origin}/story` });
-      await fetching;
+      await firstAsked;
       await first.close();
-      serving = true;
+      const secondAsked = askedAgain();
       const second = await buildTestApp(database, { env });
       try {
         const copy = () => second.app.inject({ url: `/bookmarks/${bookmark.id}/archive`, headers: bearer(token) }).then((reply) => BookmarkArchive.parse(reply.json()));
-        expect((await copy()).status).toBe('pending');
         await second.app.ready();
+        // The next server asks for the page again, the copy pending until the page answers it.
+        await secondAsked;
+        expect((await copy()).status).toBe('pending');
+        waiting.at(-1)!.answer();
         await vi.waitFor(async () => expect(await copy()).toMatchObject({ status: 'kept', title: 'After the restart', images: 1 }), { timeout: 15_000, interval: 20 });
       } finally {
         await second.close();

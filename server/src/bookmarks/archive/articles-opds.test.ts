@@ -122,4 +122,15 @@ describe.each(testDialects)('kept articles for e-readers (issue 39) on %s', (dia
     expect((await send(token, kept.id, { device_id: mine.id, format: 'pdf' })).statusCode).toBe(400);
     expect(smtp.received.length).toBe(before);
   });
+
+  it('lists only what is still to read: an article marked read leaves the feed, its EPUB still there', async () => {
+    const marked = await t.app.inject({ method: 'PUT', url: `/bookmarks/${kept.id}/state`, payload: { state: 'read' }, headers: bearer(token) });
+    expect(marked.statusCode, marked.body).toBe(200);
+    const feed = checkedFeed((await get('/opds/articles')).body, 'acquisition');
+    expect(feed.entries ?? []).toEqual([]);
+    expect((await get(`/opds/articles/${kept.id}/epub`)).statusCode).toBe(200);
+    const unread = await t.app.inject({ method: 'PUT', url: `/bookmarks/${kept.id}/state`, payload: { state: 'unread' }, headers: bearer(token) });
+    expect(unread.statusCode).toBe(200);
+    expect(checkedFeed((await get('/opds/articles')).body, 'acquisition').entries?.map((entry) => entry.title?.value)).toEqual(['Slow bread']);
+  });
 });

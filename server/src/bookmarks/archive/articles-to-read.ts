@@ -26,6 +26,7 @@ const SUMMARY_LENGTH = 300;
  * and each as an EPUB made on request from the kept copy. Every statement names the owner.
  */
 export function createArticlesToRead(db: Kysely<Database>) {
+  /** The owner's bookmarks with a copy to read. */
   const kept = (ownerId: string) =>
     db
       .selectFrom('bookmark_archives as a')
@@ -34,10 +35,12 @@ export function createArticlesToRead(db: Kysely<Database>) {
       .where('a.html', 'is not', null);
 
   return {
+    /** The unread ones, the last kept first: what is still to read. */
     async page(ownerId: string, from: number, size: number): Promise<{ total: number; articles: ArticleToRead[] }> {
+      const unread = () => kept(ownerId).where('b.read_state', '=', 'unread');
       const [count, rows] = await Promise.all([
-        kept(ownerId).select((s) => s.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
-        kept(ownerId)
+        unread().select((s) => s.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+        unread()
           .select(['a.bookmark_id', 'a.title', 'b.title as bookmark_title', 'b.link', 'a.byline', 'a.site_name', 'a.kept_at', 'a.attempted_at'])
           .select((s) => s.fn<string | null>('substr', ['a.text', s.lit(1), s.lit(SUMMARY_LENGTH)]).as('summary'))
           .orderBy('a.kept_at', 'desc')
@@ -60,7 +63,7 @@ export function createArticlesToRead(db: Kysely<Database>) {
       };
     },
 
-    /** The kept copy as an EPUB; a 404 when the bookmark is not the owner's or has no copy. */
+    /** The kept copy as an EPUB, read or not; a 404 when the bookmark is not the owner's or has no copy. */
     async epub(ownerId: string, bookmarkId: number): Promise<{ title: string; epub: Uint8Array }> {
       const row = await kept(ownerId)
         .select(['a.title', 'b.title as bookmark_title', 'b.link', 'a.byline', 'a.site_name', 'a.html', 'a.kept_at', 'a.attempted_at'])

@@ -22,6 +22,10 @@ function chips(form: QueryForm): Chip[] {
   each('fields', 'in', (field) => FIELD_NAMES[field]);
   each('hosts', 'host', (host) => host);
   each('tags', 'tag', (tag) => tag);
+  if (form.state) {
+    const text = `only ${form.state}`;
+    list.push({ key: 'state', text, shown: text, without: { ...form, state: undefined } });
+  }
   const range = (what: string, start: 'createStart' | 'updateStart', end: 'createEnd' | 'updateEnd') => {
     if (form[start] === '') return;
     const text = `${what} ${form[start].replace('T', ' ')}${form[end] === '' ? ' or later' : ` to ${form[end].replace('T', ' ')}`}`;

@@ -8,11 +8,13 @@ import { BookmarkFileButtons } from './bookmark-file-buttons.tsx';
 import { BookmarkletLink } from './bookmarklet-link.tsx';
 import { BookmarkResults } from './bookmark-results.tsx';
 import { selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
-import { deleteBookmarks, type ListFilter, loadBookmarks, openList, tagBookmarks } from './bookmarks.thunks.ts';
+import { BookmarkStateTabs, stateOfParams } from './bookmark-state-tabs.tsx';
+import { deleteBookmarks, type ListFilter, loadBookmarks, markBookmark, openList, tagBookmarks } from './bookmarks.thunks.ts';
 
 /**
- * Bookmark list (docs/behaviour/bookmarks.md): the first page on opening, filtered by the URL's tag and dates; bookmarks
- * can be selected for a bulk edit. Back from a bookmark shows the list as it was left.
+ * Bookmark list (docs/behaviour/bookmarks.md): the first page on opening, filtered by the URL's tag and dates, and by
+ * its read-later state (Unread / All / Archived); bookmarks can be selected for a bulk edit. Back from a bookmark shows
+ * the list as it was left.
  */
 export function BookmarkListPage() {
   const calls = useApiDispatch();
@@ -24,6 +26,7 @@ export function BookmarkListPage() {
   const tag = params.get('tag') ?? undefined;
   const start = params.get('start_date') ?? undefined;
   const end = params.get('end_date') ?? undefined;
+  const readState = stateOfParams(params);
   const { pageSize } = state;
   // A selection belongs to the list it was made on: another filter starts with none.
   const listKey = params.toString();
@@ -34,8 +37,8 @@ export function BookmarkListPage() {
   const returning = useReturnVisit();
 
   useEffect(() => {
-    void dispatch(openList(calls, { tag, start_date: start, end_date: end }, returning, nextLoad()));
-  }, [calls, dispatch, nextLoad, tag, start, end, pageSize, returning]);
+    void dispatch(openList(calls, { tag, start_date: start, end_date: end, state: readState }, returning, nextLoad()));
+  }, [calls, dispatch, nextLoad, tag, start, end, readState, pageSize, returning]);
 
   const onSelect = useCallback(
     (id: number, on: boolean) => {
@@ -49,7 +52,7 @@ export function BookmarkListPage() {
     [listKey],
   );
 
-  const filter: ListFilter = { tag, start_date: start, end_date: end };
+  const filter: ListFilter = { tag, start_date: start, end_date: end, state: readState };
   const reload = () => dispatch(loadBookmarks(calls, filter, false, nextLoad()));
   const chosen = state.bookmarks.filter((bookmark) => selected.has(bookmark.id)).map((bookmark) => bookmark.id);
 
@@ -74,6 +77,7 @@ export function BookmarkListPage() {
       <h1 className="h4 mb-3">Bookmarks</h1>
       <BookmarkFileButtons onImported={reload} />
       <BookmarkletLink />
+      <BookmarkStateTabs params={params} />
       {tag !== undefined && (
         <p className="mb-2" id="bookmark-tag-filter">
           {`Tagged “${tag}” `}
@@ -95,6 +99,7 @@ export function BookmarkListPage() {
         busy={busy}
         onMore={() => void dispatch(loadBookmarks(calls, filter, true, nextLoad()))}
         selection={{ selected, onSelect }}
+        onState={(id, to) => void dispatch(markBookmark(calls, id, to, readState))}
       />
     </section>
   );

@@ -9,7 +9,7 @@ import { FilterChips } from './bookmark-filter-chips.tsx';
 import { BookmarkResults } from './bookmark-results.tsx';
 import { type QueryForm, querySpec } from './bookmark-query.ts';
 import { queryFormChanged, querySearched, searchEntered, selectBookmarks, useBookmarksDispatch } from './bookmarks.slice.ts';
-import { resumeSearch, searchPage } from './bookmarks.thunks.ts';
+import { markBookmark, resumeSearch, searchPage } from './bookmarks.thunks.ts';
 
 // react-select and the dialog load when the dialog is first opened, not with the page.
 const loadModal = () => import('./query-config-modal.tsx');
@@ -96,7 +96,7 @@ export function BookmarkQueryPage() {
         {problem !== null && <p className="text-danger mt-1 mb-0 validation-message">{problem}</p>}
       </Form>
       <FilterChips form={form} onRemove={setFilters} />
-      <BookmarkResults state={state} busy={busy} onMore={more} />
+      <BookmarkResults state={state} busy={busy} onMore={more} onState={(id, to) => void dispatch(markBookmark(calls, id, to))} />
       {dialog.opened && (
         <Suspense fallback={null}>
           <QueryConfigModal

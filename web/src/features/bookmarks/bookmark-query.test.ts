@@ -7,6 +7,11 @@ describe('bookmark query form', () => {
     expect(querySpec({ ...EMPTY_QUERY, keyWords: ' full   text\tsearch ' })).toEqual({ key_words: ['full', 'text', 'search'] });
   });
 
+  it('sends the read-later state when one is chosen, and none for Any', () => {
+    expect(querySpec({ ...EMPTY_QUERY, keyWords: 'a', state: 'unread' })).toEqual({ key_words: ['a'], state: 'unread' });
+    expect(querySpec({ ...EMPTY_QUERY, keyWords: 'a', state: undefined })).toEqual({ key_words: ['a'] });
+  });
+
   it('applies a range only once its start is set, and an end only with a start', () => {
     const start = '2026-01-05T09:30';
     expect(querySpec({ ...EMPTY_QUERY, keyWords: 'a', createEnd: '2026-02-01T00:00' })).toEqual({ key_words: ['a'] });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BOOKMARK_SEARCH_FIELDS, type BookmarkGroup, BookmarkQuerySpec } from '../../../../contract/bookmarks.ts';
+import { BOOKMARK_SEARCH_FIELDS, BOOKMARK_STATES, type BookmarkGroup, BookmarkQuerySpec } from '../../../../contract/bookmarks.ts';
 import { describeIssue } from '../../../../contract/field-labels.ts';
 
 /** What the search page and its dialog hold, before it becomes a query spec. */
@@ -8,6 +8,8 @@ export const QueryForm = z.object({
   fields: z.array(z.enum(BOOKMARK_SEARCH_FIELDS)).optional(),
   hosts: z.array(z.string()).optional(),
   tags: z.array(z.string()).optional(),
+  /** Read later: only the matches in this state. */
+  state: z.enum(BOOKMARK_STATES).optional(),
   /** datetime-local values: the reader's own time, no zone. */
   createStart: z.string(),
   createEnd: z.string(),
@@ -47,6 +49,7 @@ export function querySpec(form: QueryForm): BookmarkQuerySpec | string {
     ...(form.fields ? { fields: form.fields } : {}),
     ...(form.hosts ? { hosts: form.hosts } : {}),
     ...(form.tags ? { tags: form.tags } : {}),
+    ...(form.state ? { state: form.state } : {}),
     ...(created ? { create_time_range: created } : {}),
     ...(updated ? { update_time_range: updated } : {}),
   };

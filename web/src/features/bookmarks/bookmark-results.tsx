@@ -1,6 +1,6 @@
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { NO_MORE_RESULTS } from '../../../../contract/bookmarks.ts';
+import { NO_MORE_RESULTS, type BookmarkState as ReadState } from '../../../../contract/bookmarks.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { useKeptCopies } from './use-kept-copies.ts';
@@ -16,13 +16,15 @@ interface BookmarkResultsProps {
   onMore: () => void;
   /** Given on the list: the cards can be selected. */
   selection?: { selected: ReadonlySet<number>; onSelect: (id: number, selected: boolean) => void } | undefined;
+  /** Read later: each card's buttons mark its bookmark read, unread or archived. */
+  onState?: ((id: number, state: ReadState) => void) | undefined;
 }
 
 /**
  * What the list and the search show (docs/behaviour/bookmarks.md): the count — of every match, from the reply, not of
  * the cards loaded — with the page size beside it, a spinner, the error line, cards and 'Get More'.
  */
-export function BookmarkResults({ state, busy, onMore, selection }: BookmarkResultsProps) {
+export function BookmarkResults({ state, busy, onMore, selection, onState }: BookmarkResultsProps) {
   const dispatch = useBookmarksDispatch();
   const { bookmarks, pageCursor, operationError, total, pageSize } = state;
   const found = total ?? bookmarks.length;
@@ -56,6 +58,7 @@ export function BookmarkResults({ state, busy, onMore, selection }: BookmarkResu
             bookmark={bookmark}
             onSelect={selection?.onSelect}
             selected={selection?.selected.has(bookmark.id) ?? false}
+            onState={onState}
             keptCopy={keptCopies(bookmark.id)}
             snippet={state.snippets[String(bookmark.id)]}
           />

@@ -12,18 +12,26 @@ import {
   BookmarkPreview,
   type BookmarkQuerySpec,
   BookmarkSearchResult,
+  type BookmarkState,
   type TagCount,
   TagCounts,
 } from '../../../../contract/bookmarks.ts';
 import { api, type ClientCall, emptyCall, jsonCall } from '../../api/api.ts';
 import type { HttpClient } from '../../api/http-client.ts';
 
-export type ListParams = { pageSize: number; tag?: string | undefined; start_date?: string | undefined; end_date?: string | undefined };
+export type ListParams = {
+  pageSize: number;
+  tag?: string | undefined;
+  start_date?: string | undefined;
+  end_date?: string | undefined;
+  /** Read later: one state's bookmarks (the Unread list); all when absent. */
+  state?: BookmarkState | undefined;
+};
 
 /** Bookmark gateway (docs/behaviour/bookmarks.md): optional params only when given, the cursor as a header. */
 function bookmarkPagePath(params: ListParams): string {
   const query = new URLSearchParams({ pageSize: String(params.pageSize) });
-  for (const name of ['tag', 'start_date', 'end_date'] as const) {
+  for (const name of ['tag', 'start_date', 'end_date', 'state'] as const) {
     const value = params[name];
     if (value) query.set(name, value);
   }
@@ -88,6 +96,10 @@ export const bookmarksApi = api.injectEndpoints({
     /** The whole bookmark, one field changed (docs/behaviour/bookmarks.md). */
     updateBookmark: build.mutation<Bookmark, Bookmark>({
       query: (bookmark) => jsonCall(`/bookmarks/${bookmark.id}`, Bookmark, { method: 'PUT', body: withoutIndexed(bookmark) }),
+    }),
+    /** Read later: unread, read or archived. */
+    setBookmarkState: build.mutation<Bookmark, { id: number; state: BookmarkState }>({
+      query: ({ id, state }) => jsonCall(`/bookmarks/${id}/state`, Bookmark, { method: 'PUT', body: { state } }),
     }),
     deleteBookmark: build.mutation<null, number>({
       query: (id) => emptyCall(`/bookmarks/${id}`, { method: 'DELETE' }),

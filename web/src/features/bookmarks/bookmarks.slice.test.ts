@@ -6,6 +6,7 @@ import {
   bookmarkLoaded,
   bookmarkSlice,
   bookmarksRemoved,
+  bookmarkStateChanged,
   BookmarkState,
   cleared,
   errorReported,
@@ -19,6 +20,7 @@ import {
 const reduce = bookmarkSlice.reducer;
 const aBookmark = (id: number, fields: Partial<Bookmark> = {}): Bookmark => ({
   id,
+  state: 'unread',
   title: `Bookmark ${id}`,
   link: `https://example.org/${id}`,
   tags: [],
@@ -56,6 +58,19 @@ describe('bookmark slice', () => {
     expect(state.snippets).toEqual({ 9: 'the \u0002okapi\u0003', 7: 'an \u0002okapi\u0003' });
     expect(reduce(state, pageLoaded(page([3], null))).snippets).toEqual({});
     expect(reduce(state, cleared()).snippets).toEqual({});
+  });
+
+  it('takes a bookmark marked read out of a list of another state, counting it out, and keeps it in any other list', () => {
+    let state = reduce(undefined, pageLoaded(page([3, 2, 1], null)));
+    state = reduce(state, bookmarkStateChanged({ bookmark: aBookmark(2, { state: 'read' }), leaves: true }));
+    expect(state.bookmarks.map((bookmark) => bookmark.id)).toEqual([3, 1]);
+    expect(state.total).toBe(39);
+    state = reduce(state, bookmarkStateChanged({ bookmark: aBookmark(1, { state: 'archived' }), leaves: false }));
+    expect(state.bookmarks.map((bookmark) => [bookmark.id, bookmark.state])).toEqual([
+      [3, 'unread'],
+      [1, 'archived'],
+    ]);
+    expect(state.total).toBe(39);
   });
 
   it('keeps the current bookmark and its copy in the list alike', () => {

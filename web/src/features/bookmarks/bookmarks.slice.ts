@@ -99,6 +99,17 @@ export const bookmarkSlice = createSlice({
       if (state.curBookmark !== null && removed.has(state.curBookmark.id)) state.curBookmark = null;
       state.operationError = null;
     },
+    /** A bookmark's read-later state changed: its copies follow, and it leaves a list of another state (`leaves`). */
+    bookmarkStateChanged(state, action: PayloadAction<{ bookmark: Bookmark; leaves: boolean }>) {
+      const { bookmark, leaves } = action.payload;
+      const at = state.bookmarks.findIndex((one) => one.id === bookmark.id);
+      if (at >= 0 && leaves) {
+        state.bookmarks.splice(at, 1);
+        if (state.total !== null) state.total = Math.max(0, state.total - 1);
+      } else if (at >= 0) state.bookmarks[at] = { ...state.bookmarks[at], ...bookmark };
+      if (state.curBookmark?.id === bookmark.id) state.curBookmark = { ...state.curBookmark, ...bookmark };
+      state.operationError = null;
+    },
     /** The bookmark shown is no longer the one asked for (not found, or another user's). */
     bookmarkForgotten(state) {
       state.curBookmark = null;
@@ -140,6 +151,7 @@ export const {
   pageAdded,
   bookmarkLoaded,
   bookmarksRemoved,
+  bookmarkStateChanged,
   bookmarkForgotten,
   pageSizeSet,
   cleared,

@@ -11,6 +11,7 @@ import { createAndIndex, deleteBookmarks, openList, resumeSearch, saveBookmark, 
 
 const aBookmark = (id: number): Bookmark => ({
   id,
+  state: 'unread',
   title: `Bookmark ${id}`,
   link: `https://example.org/${id}`,
   tags: [],

@@ -1,5 +1,5 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
-import { type Bookmark, type BookmarkDraft, type BookmarkQuerySpec, NO_MORE_RESULTS } from '../../../../contract/bookmarks.ts';
+import { type Bookmark, type BookmarkDraft, type BookmarkQuerySpec, type BookmarkState, NO_MORE_RESULTS } from '../../../../contract/bookmarks.ts';
 import { type ApiDispatch, ASKED_FOR_A_SLICE, failureOf, runChange, runLoad } from '../../api/api.ts';
 import { bookmarksApi, type ListParams } from './bookmarks.api.ts';
 import { querySpec } from './bookmark-query.ts';
@@ -8,6 +8,7 @@ import {
   bookmarkLoaded,
   type BookmarksRootState,
   bookmarksRemoved,
+  bookmarkStateChanged,
   errorReported,
   pageAdded,
   pageLoaded,
@@ -23,7 +24,7 @@ const pageSizeOf = (state: BookmarksRootState) => state.bookmark.pageSize || 10;
 
 /** What a list's bookmarks answer: its filter and page size (a new size loads the list again). */
 export const listKey = (filter: ListFilter, pageSize: number) =>
-  `list ${JSON.stringify([filter.tag ?? null, filter.start_date ?? null, filter.end_date ?? null, pageSize])}`;
+  `list ${JSON.stringify([filter.tag ?? null, filter.start_date ?? null, filter.end_date ?? null, filter.state ?? null, pageSize])}`;
 
 /** What a search's bookmarks answer: its spec (a new page size applies from the next search). */
 export const searchKey = (spec: BookmarkQuerySpec) => `search ${JSON.stringify(spec)}`;
@@ -190,6 +191,39 @@ export function deleteBookmarks(calls: ApiDispatch, ids: number[]): BookmarksThu
       return false;
     }
   };
+}
+
+/**
+ * Read later: marks the bookmark read, unread or archived. On a list of one state (`listed`), a
+ * bookmark put in another leaves it, as the server would no longer list it there. Whether it worked.
+ */
+export function markBookmark(calls: ApiDispatch, id: number, state: BookmarkState, listed?: BookmarkState): BookmarksThunk<boolean> {
+  return async (dispatch) => {
+    try {
+      const bookmark = await runChange(calls, endpoints.setBookmarkState.initiate({ id, state }));
+      dispatch(bookmarkStateChanged({ bookmark, leaves: listed !== undefined && listed !== state }));
+      return true;
+    } catch (error) {
+      dispatch(errorReported(failureOf(error).message));
+      return false;
+    }
+  };
+}
+
+/**
+ * The reader view reached the end of the kept copy (issue 39): an unread bookmark becomes read; one
+ * read or archived stays as it is. A failure is the page's operation error, as a mark's is.
+ */
+export function finishReading(calls: ApiDispatch, id: number, signal?: AbortSignal): BookmarksThunk<void> {
+  return (dispatch) =>
+    runLoad(calls, signal, undefined, async ({ call }) => {
+      try {
+        const bookmark = await call(endpoints.bookmark.initiate(id, ASKED_FOR_A_SLICE));
+        if (bookmark.state === 'unread') await dispatch(markBookmark(calls, id, 'read'));
+      } catch (error) {
+        dispatch(errorReported(failureOf(error).message));
+      }
+    });
 }
 
 /** Adds a tag to each of the selected bookmarks (the server indexes them again); whether it worked. */

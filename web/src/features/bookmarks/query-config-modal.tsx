@@ -2,7 +2,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import Select, { createFilter, type MultiValue } from 'react-select';
-import type { BookmarkGroup, BookmarkSearchField } from '../../../../contract/bookmarks.ts';
+import type { BookmarkGroup, BookmarkSearchField, BookmarkState } from '../../../../contract/bookmarks.ts';
 import { EmotionStyles } from '../../components/emotion-styles.tsx';
 import { groupLabel, groupTitle, type QueryForm } from './bookmark-query.ts';
 
@@ -16,6 +16,14 @@ const FIELD_OPTIONS: ReadonlyArray<Option<BookmarkSearchField>> = [
   { value: 'note', label: 'Note' },
   { value: 'tags', label: 'Page Tag' },
   { value: 'text', label: 'Page Text', title: "Page Text: the words of the bookmark's kept copy of its page" },
+];
+
+/** Read later: any state, or one, named as the list's tabs name them. */
+const STATE_CHOICES: ReadonlyArray<{ value: BookmarkState | undefined; label: string }> = [
+  { value: undefined, label: 'Any' },
+  { value: 'unread', label: 'Unread' },
+  { value: 'read', label: 'Read' },
+  { value: 'archived', label: 'Archived' },
 ];
 
 const filterOption = createFilter<Option<string>>({ ignoreCase: true, ignoreAccents: true, trim: true, matchFrom: 'any' });
@@ -86,6 +94,21 @@ export function QueryConfigModal({ show, onHide, form, onChange, hostGroups, tag
               {dateInput('query-update-start', 'update_date start', 'updateStart')}
               {dateInput('query-update-end', 'update_date end', 'updateEnd', form.updateStart === '')}
             </div>
+            <fieldset className="mb-3" id="query-state">
+              <legend className="form-label fs-6 mb-1">Read later</legend>
+              {STATE_CHOICES.map(({ value, label }) => (
+                <Form.Check
+                  key={label}
+                  inline
+                  type="radio"
+                  name="query-state"
+                  id={`query-state-${value ?? 'any'}`}
+                  label={label}
+                  checked={form.state === value}
+                  onChange={() => set('state', value)}
+                />
+              ))}
+            </fieldset>
             <Form.Group className="mb-3">
               <Form.Label htmlFor="query-hosts">host_groups</Form.Label>
               <Multi inputId="query-hosts" options={groupOptions(hostGroups)} value={form.hosts} onChange={(hosts) => set('hosts', hosts)} />

@@ -5,7 +5,11 @@ import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import { Link, useParams } from 'react-router';
 import { readingMinutes } from '../../../../contract/bookmark-archives.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { ArticleSend } from './article-send.tsx';
 import { useArchiveQuery, useReaderPageQuery } from './bookmark-archive.api.ts';
+import { useApiDispatch } from '../../api/api.ts';
+import { useBookmarksDispatch } from './bookmarks.slice.ts';
+import { finishReading } from './bookmarks.thunks.ts';
 import { loadReaderViewSettings, nextFontSize, type ReaderViewSettings, saveReaderViewSettings } from './reader-settings.ts';
 import { useReachedEnd } from './use-reached-end.ts';
 import './bookmarks.css';
@@ -20,8 +24,7 @@ const SANDBOX = 'allow-same-origin allow-popups allow-popups-to-escape-sandbox';
 /**
  * The reader view of a bookmark's kept copy (docs/behaviour/bookmarks.md, "Kept copies"), at
  * `/bookmark/:id/read`: the sanitised page in a sandboxed frame as tall as the page, light or
- * dark, at the size chosen. Past its end it shows "Finished" — the place where reading the page
- * is done (`finished` below).
+ * dark, at the size chosen. Past its end it shows "Finished", and an unread bookmark is read.
  */
 export function ReaderView() {
   const id = Number(useParams().id);
@@ -32,6 +35,15 @@ export function ReaderView() {
   const frame = useRef<HTMLIFrameElement>(null);
   const end = useRef<HTMLDivElement>(null);
   const finished = useReachedEnd(end, loaded);
+  // Reaching the end reads it (issue 39): an unread bookmark becomes read, once; an archived one stays archived.
+  const calls = useApiDispatch();
+  const dispatch = useBookmarksDispatch();
+  useEffect(() => {
+    if (!finished) return;
+    const leave = new AbortController();
+    void dispatch(finishReading(calls, id, leave.signal));
+    return () => leave.abort();
+  }, [finished, id, calls, dispatch]);
 
   const change = (next: Partial<ReaderViewSettings>) =>
     setSettings((current) => {
@@ -63,6 +75,7 @@ export function ReaderView() {
       <div className="d-flex flex-wrap align-items-center gap-2 mb-2 reader-view-bar">
         <Link to={`/bookmark/${id}`}>← Bookmark</Link>
         {archive.data && <span className="text-muted small">{readingMinutes(archive.data.words)} min read</span>}
+        <ArticleSend bookmarkId={id} />
         <ButtonGroup size="sm" className="ms-auto" aria-label="Theme">
           <Button variant={settings.theme === 'light' ? 'secondary' : 'outline-secondary'} onClick={() => change({ theme: 'light' })} aria-pressed={settings.theme === 'light'}>
             Light
