@@ -1,5 +1,6 @@
 /** `npm run bench -- <feature>`: runs that feature's benchmark and writes bench/results/<feature>.{json,md}. */
 import { benchBookmarks } from './bookmarks/bookmarks.bench.ts';
+import { benchPageText } from './bookmarks/page-text.bench.ts';
 import { benchBooks } from './books/books.bench.ts';
 import { benchBookText } from './books/book-text.bench.ts';
 import { benchMixed } from './mixed/mixed.bench.ts';
@@ -10,6 +11,7 @@ const benches: Record<string, () => Promise<void>> = {
   books: benchBooks,
   'book-text': benchBookText,
   bookmarks: benchBookmarks,
+  'page-text': benchPageText,
   tasks: benchTasks,
   mixed: benchMixed,
   reader: benchReader,

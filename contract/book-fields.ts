@@ -13,6 +13,4 @@ export type BookIndexedField = (typeof BOOK_INDEXED_FIELDS)[number];
  */
 export const BOOK_SEARCH_FIELDS = [...BOOK_INDEXED_FIELDS, 'text'] as const;
 export type BookSearchField = (typeof BOOK_SEARCH_FIELDS)[number];
-/** The marks around each matched word of a snippet: control characters, which no book text keeps (book-text/). */
-export const SNIPPET_MATCH_START = '\u0002';
-export const SNIPPET_MATCH_END = '\u0003';
+export { SNIPPET_MATCH_END, SNIPPET_MATCH_START } from './text-snippet.ts';

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { DATE_RANGE_MESSAGE, isInDateRange } from './date-range.ts';
 
 export const NO_MORE_RESULTS = 'NO_MORE_RESULTS';
-export const BOOKMARK_SEARCH_FIELDS = ['title', 'link', 'note', 'tags'] as const;
+/** The fields of a bookmark's own that its index entry holds. */
+export const BOOKMARK_INDEXED_FIELDS = ['title', 'link', 'note', 'tags'] as const;
+export type BookmarkIndexedField = (typeof BOOKMARK_INDEXED_FIELDS)[number];
+/** What a search can look in: the entry's fields, and the text of the bookmark's kept page (`text`, decision 0043). */
+export const BOOKMARK_SEARCH_FIELDS = [...BOOKMARK_INDEXED_FIELDS, 'text'] as const;
 export type BookmarkSearchField = (typeof BOOKMARK_SEARCH_FIELDS)[number];
 export const DEFAULT_BOOKMARK_PAGE_SIZE = 10;
 export const MAX_BOOKMARK_PAGE_SIZE = 100;
@@ -212,6 +216,14 @@ export const BookmarkSearchResult = z.object({
   total: z.number().int().nonnegative(),
   host_groups: z.array(BookmarkGroup),
   tag_groups: z.array(BookmarkGroup),
+  /**
+   * By bookmark id, for those of the page found by their kept page's text: a few words around the
+   * first of the searched ones, each matched word between SNIPPET_MATCH_START and SNIPPET_MATCH_END.
+   */
+  snippets: z
+    .record(z.string(), z.string().max(1000))
+    .optional()
+    .describe("A few words of the kept page's text of each bookmark of the page found by it, by bookmark id; matches between U+0002 and U+0003"),
 });
 export type BookmarkSearchResult = z.infer<typeof BookmarkSearchResult>;
 

@@ -37,6 +37,7 @@ import { createBookmarksStore } from './bookmarks/bookmarks.store.ts';
 import { createLinkPreviews } from './bookmarks/preview/link-previews.ts';
 import { createArchiveService } from './bookmarks/archive/archive.service.ts';
 import { createArchivesStore } from './bookmarks/archive/archives.store.ts';
+import { pageWordsWriter, reindexPageWords } from './bookmarks/bookmark-page-words.ts';
 import { createArticlesToRead } from './bookmarks/archive/articles-to-read.ts';
 import { createPageArchiver } from './bookmarks/archive/page-archiver.ts';
 import { isPublicAddress } from './bookmarks/preview/public-address.ts';
@@ -144,6 +145,7 @@ export async function workOutStaleData({ db, dialect }: Pick<Storage, 'db' | 'di
   return rebuildStale(db, {
     'books.identifier_key': () => reindexCatalogue(db, dialect),
     'bookmarks.words': () => reindexBookmarks(db, dialect),
+    'bookmarks.page_words': () => reindexPageWords(db, dialect),
   });
 }
 
@@ -241,7 +243,7 @@ export async function createServices(options: ServicesOptions) {
   });
   const calendarTokens = createCalendarTokens(db, clock);
   const bookmarkArchive = createArchiveService({
-    store: createArchivesStore(db),
+    store: createArchivesStore(db, pageWordsWriter(storage.dialect)),
     archiver: createPageArchiver({ mayVisit: config.previewAllowPrivate ? () => true : isPublicAddress }),
     clock,
     quotaBytes: config.archiveQuotaMb * 1024 * 1024,

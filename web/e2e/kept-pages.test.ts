@@ -133,4 +133,32 @@ describe('kept pages, end to end', () => {
     await page.goto(`/bookmark/${id}/read`);
     await page.frameLocator('iframe.reader-view-frame').getByText('Paragraph 30 of the members article').waitFor();
   });
+
+  it('finds a bookmark by words only in its kept page, with where they are, unless Page Text is left out', async () => {
+    await page.goto(`/bookmark/create?${new URLSearchParams({ url: `${site.origin}/article?again`, title: 'Found by its page' })}`);
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/bookmark\/\d+$/);
+    await page.getByText('Indexed', { exact: true }).waitFor();
+    const id = new URL(page.url()).pathname.split('/').pop();
+    await page.locator('.kept-copy').getByRole('link', { name: 'Read', exact: true }).waitFor();
+
+    await page.goto('/bookmark/query');
+    await page.getByRole('searchbox', { name: 'Key words' }).fill('worth twice');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const card = page.locator(`article.bookmark-card[data-id="${id}"]`);
+    const snippet = card.getByLabel("Found in the kept page's text");
+    await snippet.waitFor();
+    expect(new Set(await snippet.locator('mark').allInnerTexts())).toEqual(new Set(['worth', 'twice']));
+    expect(await snippet.innerText()).toContain('Paragraph 1 of the kept article says something worth reading twice.');
+
+    await page.getByRole('button', { name: 'Advanced Search Configuration' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Advanced Search Configuration' });
+    await dialog.getByLabel('fields to search').click();
+    expect(await dialog.getByRole('option').allInnerTexts()).toEqual(['Page Title', 'Page Link', 'Note', 'Page Tag', 'Page Text']);
+    await dialog.getByRole('option', { name: 'Page Title' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('heading', { level: 2, name: 'No bookmark found' }).waitFor();
+  });
 });

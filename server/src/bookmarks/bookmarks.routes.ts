@@ -266,7 +266,7 @@ export const bookmarksRoutes: FastifyPluginAsync<{ bookmarks: BookmarksService; 
       schema: {
         tags,
         summary:
-          'Search the index: every word (a prefix) in one of the fields; newest first, with the top hosts and tags; `total` (as `total_count`) counts every match',
+          'Search the index: every word (a prefix) in one of the chosen fields of the bookmark, or every word in its kept page\'s text (`text`, with `snippets`); newest first, with the top hosts and tags; `total` (as `total_count`) counts every match',
         querystring: BookmarkQueryParams,
         body: BookmarkQuerySpec,
         response: { 200: BookmarkSearchResult, 400: ErrorReply, 401: ErrorReply },

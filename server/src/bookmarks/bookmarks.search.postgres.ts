@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../storage/schema.ts';
 import { weightedFields } from '../search/tsvector.ts';
-import { type BookmarkIndex, type BookmarkWords, createBookmarkIndex, indexedText } from './bookmarks.search.ts';
+import { type BookmarkIndex, type BookmarkWords, chosenFields, createBookmarkIndex, type IndexQuery, indexedText } from './bookmarks.search.ts';
 import type { BookmarkRow } from './bookmark-row.ts';
 
 /** Each field is a weight class, so that a query can be limited to fields. */
@@ -9,7 +9,10 @@ const FIELDS = weightedFields({ title: 'A', link: 'B', note: 'C', tags: 'D' });
 
 const entryTsvector = (row: BookmarkRow) => FIELDS.vector(indexedText(row));
 
-/** A tsvector column with a GIN index. */
+/** Every term as a prefix, for the kept pages' tsvector (bookmark-page-words.ts), which has no weights. */
+const pageQuery = (query: IndexQuery) => query.terms.map((term) => `'${term}':*`).join(' & ');
+
+/** A tsvector column with a GIN index; the kept pages' own on their copies' rows (migration 0035). */
 const postgresWords = (db: Kysely<Database>): BookmarkWords => ({
   dialect: 'postgres',
 
@@ -20,10 +23,20 @@ const postgresWords = (db: Kysely<Database>): BookmarkWords => ({
 
   entriesById: sql`bookmark_index`,
 
-  matches: (query) => ({
-    from: sql`bookmark_index i`,
-    match: sql`i.search @@ ${FIELDS.query(query.terms, query.fields)}::tsquery`,
-  }),
+  matches(ownerId, query) {
+    const fields = chosenFields(query.fields);
+    const entryMatch = sql`search @@ ${FIELDS.query(query.terms, fields.entry)}::tsquery`;
+    if (!fields.page) return { from: sql`bookmark_index i`, match: sql`i.${entryMatch}`, byPage: sql`0` };
+    // Each word index asked once, and each id kept once, marked when its page has the words.
+    // Through the GIN index always (migration 0035), the owner checked on the pages it finds.
+    const pages = sql`select bookmark_id, 1 as by_page from bookmark_pages_with(${pageQuery(query)}::tsquery) where owner_id = ${ownerId}`;
+    const ids =
+      fields.entry.length === 0
+        ? pages
+        : sql`select bookmark_id, max(by_page) as by_page from (select bookmark_id, 0 as by_page from bookmark_index
+            where owner_id = ${ownerId} and ${entryMatch} union all ${pages}) u group by bookmark_id`;
+    return { from: sql`(${ids}) w join bookmark_index i on i.bookmark_id = w.bookmark_id`, match: sql`true`, byPage: sql`w.by_page` };
+  },
 
   /**
    * An import leaves what autovacuum would tidy, and it may lag or be off. Without statistics of

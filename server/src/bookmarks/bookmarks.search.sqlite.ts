@@ -3,7 +3,7 @@ import type { Database } from '../storage/schema.ts';
 import { statementSlices } from '../storage/statement-rows.ts';
 import { fts5Match } from '../search/fts5-query.ts';
 import { foldDiacritics } from '../search/search-text.ts';
-import { type BookmarkIndex, type BookmarkWords, createBookmarkIndex, indexedText } from './bookmarks.search.ts';
+import { type BookmarkIndex, type BookmarkWords, chosenFields, createBookmarkIndex, type IndexQuery, indexedText } from './bookmarks.search.ts';
 import type { BookmarkRow } from './bookmark-row.ts';
 
 const FTS_COLUMNS = ['title', 'link', 'note', 'tags'] as const;
@@ -42,6 +42,9 @@ async function deleteOwnersWords(trx: Kysely<Database>, ownerId: string, ids: nu
   }
 }
 
+/** The kept pages' word index (migration 0035): every term as a prefix in its one column. */
+const pageMatch = (query: IndexQuery) => sql`bookmark_page_fts match ${fts5Match(query.terms, ['text'], ['text'])}`;
+
 /** FTS5 over the folded text, keyed by bookmark id (the rowid). */
 const sqliteWords: BookmarkWords = {
   dialect: 'sqlite',
@@ -63,12 +66,21 @@ const sqliteWords: BookmarkWords = {
   // SQLite's plans here need no statistics (ENTRIES_BY_ID), and a delete frees its rows' space at once.
   async settle() {},
 
-  matches(query) {
-    // From the word index to the entries, never the other way: a user's entries are many, a search's matches fewer.
-    return {
-      from: sql`bookmark_index_fts cross join bookmark_index i on i.bookmark_id = bookmark_index_fts.rowid`,
-      match: sql`bookmark_index_fts match ${fts5Match(query.terms, query.fields, FTS_COLUMNS)}`,
-    };
+  matches(_ownerId, query) {
+    // From the word indexes to the entries, never the other way: a user's entries are many, a
+    // search's matches fewer. The entries' owner check is the search's own (`i.owner_id`).
+    const fields = chosenFields(query.fields);
+    const entryMatch = sql`bookmark_index_fts match ${fts5Match(query.terms, fields.entry, FTS_COLUMNS)}`;
+    if (!fields.page) {
+      return { from: sql`bookmark_index_fts cross join bookmark_index i on i.bookmark_id = bookmark_index_fts.rowid`, match: entryMatch, byPage: sql`0` };
+    }
+    // Each word index asked once, and each id kept once, marked when its page has the words.
+    const pages = sql`select rowid as id, 1 as by_page from bookmark_page_fts where ${pageMatch(query)}`;
+    const ids =
+      fields.entry.length === 0
+        ? pages
+        : sql`select id, max(by_page) as by_page from (select rowid as id, 0 as by_page from bookmark_index_fts where ${entryMatch} union all ${pages}) group by id`;
+    return { from: sql`(${ids}) w cross join bookmark_index i on i.bookmark_id = w.id`, match: sql`1 = 1`, byPage: sql`w.by_page` };
   },
 };
 

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import { BOOKMARK_GROUP_COUNT, type BookmarkGroup, type BookmarkSearchField, type BookmarkState } from '../../../contract/bookmarks.ts';
+import {
+  BOOKMARK_GROUP_COUNT,
+  BOOKMARK_INDEXED_FIELDS,
+  type BookmarkGroup,
+  type BookmarkIndexedField,
+  type BookmarkSearchField,
+  type BookmarkState,
+} from '../../../contract/bookmarks.ts';
+import { SNIPPET_MATCH_END, SNIPPET_MATCH_START } from '../../../contract/text-snippet.ts';
+import { snippetOf } from '../search/text-snippet.ts';
 import type { Database } from '../storage/schema.ts';
 import type { Dialect } from '../storage/database.ts';
 import { insertStatements, statementSlices } from '../storage/statement-rows.ts';
@@ -46,16 +55,35 @@ export type IndexQuery = {
 };
 export type TimeRange = { from?: number | undefined; until?: number | undefined };
 
-export type IndexResult = { total: number; rows: BookmarkRow[]; host_groups: BookmarkGroup[]; tag_groups: BookmarkGroup[] };
+export type IndexResult = {
+  total: number;
+  rows: BookmarkRow[];
+  host_groups: BookmarkGroup[];
+  tag_groups: BookmarkGroup[];
+  /** By bookmark id, for the rows found by their kept page's text (text-snippet.ts). */
+  snippets?: Record<string, string>;
+};
 /** A result and the owner's index version it was found at (`version`). */
 export type VersionedResult = IndexResult & { version: string };
 
 /** The text each search field indexes, before an engine reduces it to words. */
-export function indexedText(row: BookmarkRow): Record<BookmarkSearchField, string> {
+export function indexedText(row: BookmarkRow): Record<BookmarkIndexedField, string> {
   return { title: row.title, link: row.link, note: row.note ?? '', tags: (JSON.parse(row.tags) as string[]).join(' ') };
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * A new version of the owner's entries, so that kept results are not used again: after any write
+ * of what a search reads, a kept page's words (bookmark-page-words.ts) among them.
+ */
+export async function touchIndexVersion(trx: Db, ownerId: string): Promise<void> {
+  await trx
+    .insertInto('bookmark_index_versions')
+    .values({ owner_id: ownerId, version: randomUUID() })
+    .onConflict((oc) => oc.column('owner_id').doUpdateSet({ version: (eb) => eb.ref('excluded.version') }))
+    .execute();
+}
 
 /** Most bookmarks first, then by key; the first 20. */
 function topGroups(counts: Map<string, number>): BookmarkGroup[] {
@@ -65,6 +93,18 @@ function topGroups(counts: Map<string, number>): BookmarkGroup[] {
     .slice(0, BOOKMARK_GROUP_COUNT);
 }
 
+/**
+ * The characters of a kept page's text that are indexed, on both engines (docs/behaviour/bookmarks.md):
+ * sixteen times the 30 KB of a long article, so that a page kept whole (a manual, a thread) is found
+ * by its first half-million characters and costs the index no more.
+ */
+export const INDEXED_PAGE_CHARS = 500_000;
+
+/** The chosen fields of the entries' own, and whether the kept pages' text is chosen too. */
+export function chosenFields(fields: readonly BookmarkSearchField[]): { entry: BookmarkIndexedField[]; page: boolean } {
+  return { entry: BOOKMARK_INDEXED_FIELDS.filter((field) => fields.includes(field)), page: fields.includes('text') };
+}
+
 /** Sort order: newest first, ties by id, newest first. */
 const byNewest = (a: BookmarkRow, b: BookmarkRow) => Number(b.create_date) - Number(a.create_date) || Number(b.id) - Number(a.id);
 
@@ -72,7 +112,7 @@ const byNewest = (a: BookmarkRow, b: BookmarkRow) => Number(b.create_date) - Num
  * A row of a search's one statement: the owner's index version (`host` holds it), a match's
  * short row, or one of the page's entries whole.
  */
-type SearchRow = BookmarkRow & { part: 'version' | 'match' | 'row' };
+type SearchRow = BookmarkRow & { part: 'version' | 'match' | 'row'; by_page: number | null };
 
 /** An entry's columns as a BookmarkRow, from its short row `i` and its text `c`. */
 export const ENTRY_COLUMNS = sql.raw(
@@ -83,7 +123,12 @@ export const ENTRY_COLUMNS = sql.raw(
  * Where an engine's matches come from: `from` names the entries `i` (joining its word index as it
  * likes), `match` keeps those with every word.
  */
-export type MatchSource = { from: RawBuilder<unknown>; match: RawBuilder<unknown> };
+export type MatchSource = {
+  from: RawBuilder<unknown>;
+  match: RawBuilder<unknown>;
+  /** 1 for an entry found by its kept page's words (all of them there), else 0: which rows get a snippet. */
+  byPage: RawBuilder<unknown>;
+};
 
 /** Columns of an engine's own in the entries' rows: their PostgreSQL types (statement-rows.ts) and each row's values. */
 export type ExtraColumns = { types: Record<string, string>; values: (row: BookmarkRow) => Record<string, unknown> };
@@ -98,7 +143,11 @@ export type BookmarkWords = {
   put(trx: Transaction<Database>, ownerId: string, entries: BookmarkRow[], replace: ReplaceEntries): Promise<void>;
   /** Drops the words of the owner's entries among `ids`, and the entries through `removeEntries`. */
   remove(trx: Transaction<Database>, ownerId: string, ids: number[], removeEntries: () => Promise<void>): Promise<void>;
-  matches(query: IndexQuery): MatchSource;
+  /**
+   * With the page text chosen, a bookmark matches when all the terms are in its chosen entry
+   * fields, or all of them in its kept page's text: each side through its own word index.
+   */
+  matches(ownerId: string, query: IndexQuery): MatchSource;
   /** The entries' table as a statement that names a few of them by id must read it. */
   entriesById: RawBuilder<unknown>;
   settle(): Promise<void>;
@@ -122,7 +171,11 @@ export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords):
       await db.transaction().execute((trx) => words.remove(trx, ownerId, ids, () => rows.remove(trx, ownerId, ids)));
     },
 
-    search: (ownerId, query) => rows.search(ownerId, query, words.matches(query)),
+    async search(ownerId, query) {
+      const { byPage, ...result } = await rows.search(ownerId, query, words.matches(ownerId, query));
+      if (!chosenFields(query.fields).page) return result;
+      return { ...result, snippets: await pageSnippets(db, ownerId, byPage, query) };
+    },
 
     async setState(ownerId, ids, state, trx) {
       if (ids.length === 0) return;
@@ -134,6 +187,24 @@ export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords):
 
     settle: words.settle,
   };
+}
+
+/**
+ * Snippets of the kept pages of `ids`, the page's rows found by their text, each cut around the
+ * first of the terms from the part of the text that is indexed. They are few (a page of results),
+ * their texts read with the owner check in the statement.
+ */
+async function pageSnippets(db: Kysely<Database>, ownerId: string, ids: number[], query: IndexQuery) {
+  const snippets: Record<string, string> = {};
+  if (ids.length === 0) return snippets;
+  const found = await sql<{ bookmark_id: number | string; text: string }>`select a.bookmark_id, a.text from bookmark_archives a
+    where a.owner_id = ${ownerId} and a.bookmark_id in (${sql.join(ids)}) and a.text is not null`.execute(db);
+  for (const { bookmark_id: id, text } of found.rows) {
+    // The marks are the snippet's own: a page's control characters are only spaces to it.
+    const snippet = snippetOf(text.slice(0, INDEXED_PAGE_CHARS).replaceAll(SNIPPET_MATCH_START, ' ').replaceAll(SNIPPET_MATCH_END, ' '), query.terms);
+    if (snippet !== undefined) snippets[String(id)] = snippet;
+  }
+  return snippets;
 }
 
 /** The PostgreSQL types of the entries' columns (statement-rows.ts). */
@@ -172,13 +243,7 @@ function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuild
     },
 
     /** A new version of the owner's entries, so that kept results are not used again. */
-    async touch(trx: Db, ownerId: string) {
-      await trx
-        .insertInto('bookmark_index_versions')
-        .values({ owner_id: ownerId, version: randomUUID() })
-        .onConflict((oc) => oc.column('owner_id').doUpdateSet({ version: (eb) => eb.ref('excluded.version') }))
-        .execute();
-    },
+    touch: touchIndexVersion,
 
     /** Drops the old entries, writes the rows (with `extra` columns), their text and their tags. */
     async replace(trx: Db, ownerId: string, rows: BookmarkRow[], extra: ExtraColumns = { types: {}, values: () => ({}) }) {
@@ -201,7 +266,8 @@ function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuild
       await this.touch(trx, ownerId);
     },
 
-    async search(ownerId: string, query: IndexQuery, source: MatchSource): Promise<VersionedResult> {
+    /** The result, and `byPage`: the ids of its page's rows found by their kept page's words. */
+    async search(ownerId: string, query: IndexQuery, source: MatchSource): Promise<VersionedResult & { byPage: number[] }> {
       const conditions = [source.match, sql`i.owner_id = ${ownerId}`];
       if (query.states && query.states.length > 0) conditions.push(sql`i.read_state in (${sql.join(query.states)})`);
       if (query.hosts && query.hosts.length > 0) conditions.push(sql`i.host in (${sql.join(query.hosts)})`);
@@ -219,17 +285,18 @@ function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuild
       // the same snapshot as the matches; the matches' short rows, whose one walk gives the total
       // and both groups; and only the page's entries whole.
       const found = await sql<SearchRow>`with m as materialized (
-          select i.bookmark_id as id, i.host, i.tags, i.create_date from ${source.from} where ${where}
+          select i.bookmark_id as id, i.host, i.tags, i.create_date, ${source.byPage} as by_page from ${source.from} where ${where}
         )
         select 'version' as part, cast(null as bigint) as id, version as host, cast(null as text) as tags,
           cast(null as bigint) as create_date, cast(null as text) as title, cast(null as text) as link,
-          cast(null as text) as note, cast(null as bigint) as update_date, cast(null as text) as read_state
+          cast(null as text) as note, cast(null as bigint) as update_date, cast(null as text) as read_state,
+          cast(null as integer) as by_page
           from bookmark_index_versions where owner_id = ${ownerId}
         union all
-        select 'match', id, host, tags, create_date, null, null, null, null, null from m
+        select 'match', id, host, tags, create_date, null, null, null, null, null, null from m
         union all
-        select 'row', i.bookmark_id, i.host, i.tags, i.create_date, c.title, c.link, c.note, i.update_date, i.read_state
-          from (select id from m order by create_date desc, id desc limit ${query.size} offset ${query.from}) p
+        select 'row', i.bookmark_id, i.host, i.tags, i.create_date, c.title, c.link, c.note, i.update_date, i.read_state, p.by_page
+          from (select id, by_page from m order by create_date desc, id desc limit ${query.size} offset ${query.from}) p
           join bookmark_index i on i.bookmark_id = p.id
           join bookmark_index_content c on c.bookmark_id = p.id`.execute(db);
       const hosts = new Map<string, number>();
@@ -237,6 +304,7 @@ function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuild
       let total = 0;
       let version = 'none';
       const rows: BookmarkRow[] = [];
+      const byPage: number[] = [];
       for (const row of found.rows) {
         if (row.part === 'match') {
           total++;
@@ -244,11 +312,12 @@ function indexRows(db: Kysely<Database>, dialect: Dialect, entriesById: RawBuild
           for (const tag of JSON.parse(row.tags) as string[]) tags.set(tag, (tags.get(tag) ?? 0) + 1);
         } else if (row.part === 'version') version = row.host;
         else {
-          const { part: _, ...entry } = row;
+          const { part: _, by_page: byPageRow, ...entry } = row;
+          if (Number(byPageRow) === 1) byPage.push(Number(entry.id));
           rows.push(entry);
         }
       }
-      return { version, total, rows: rows.sort(byNewest), host_groups: topGroups(hosts), tag_groups: topGroups(tags) };
+      return { version, total, rows: rows.sort(byNewest), host_groups: topGroups(hosts), tag_groups: topGroups(tags), byPage };
     },
   };
 }

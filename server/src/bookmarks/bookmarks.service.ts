@@ -238,6 +238,7 @@ export function createBookmarksService({
         total: result.total,
         host_groups: result.host_groups,
         tag_groups: result.tag_groups,
+        ...(result.snippets ? { snippets: result.snippets } : {}),
       };
     },
 

@@ -65,7 +65,7 @@ describe.each(testDialects)('migration 0007 on %s', (dialect) => {
       }
 
       await migrate(storage);
-      expect(await workOutStaleData(storage)).toEqual(['bookmarks.words', 'books.identifier_key']);
+      expect(await workOutStaleData(storage)).toEqual(['bookmarks.page_words', 'bookmarks.words', 'books.identifier_key']);
       expect(await workOutStaleData(storage)).toEqual([]);
 
       const catalogue = searchedTestCatalogue(storage);

@@ -7,7 +7,7 @@ import type { Database } from './schema.ts';
  * owns it works it out again as the server starts (services.ts): a migration is a frozen snapshot
  * and cannot run a feature's live code, which would change what an old migration does.
  */
-export const DERIVED_DATA = ['books.identifier_key', 'bookmarks.words'] as const;
+export const DERIVED_DATA = ['books.identifier_key', 'bookmarks.words', 'bookmarks.page_words'] as const;
 export type DerivedData = (typeof DERIVED_DATA)[number];
 
 /** Runs the rebuild of each stale name, then forgets it; a rebuild that fails leaves it stale for the next start. */

@@ -36,6 +36,7 @@ const defaults: RootState = {
     total: null,
     operationError: null,
     shown: null,
+    snippets: {},
     query: { form: { keyWords: '', createStart: '', createEnd: '', updateStart: '', updateEnd: '' }, searched: null },
   },
 };

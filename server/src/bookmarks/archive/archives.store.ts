@@ -1,5 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { BookmarkArchivesTable, Database } from '../../storage/schema.ts';
+import type { PutPageWords } from '../bookmark-page-words.ts';
 
 type ArchiveRow = Selectable<BookmarkArchivesTable>;
 /** A copy without its HTML and text, as its status and the cards show it. */
@@ -25,15 +26,24 @@ const SUMMARY = [
 
 const NO_COPY = { failure: null, title: null, byline: null, site_name: null, html: null, text: null, length: 0, words: 0, images: 0, size: 0, kept_at: null };
 
-/** The kept copies (bookmark_archives); every function takes the owner, checked in the statement itself. */
-export function createArchivesStore(db: Kysely<Database>) {
+/**
+ * The kept copies (bookmark_archives); every function takes the owner, checked in the statement
+ * itself. A copy's text is written with its words (`putWords`), in one transaction, so that a
+ * search never finds a page by words it no longer has.
+ */
+export function createArchivesStore(db: Kysely<Database>, putWords: PutPageWords) {
   /**
    * A row for the owner's bookmark, made from the bookmark in the same statement (so another
    * user's id adds nothing), or the row there is changed: null when the bookmark is not theirs.
    */
-  async function upsert(ownerId: string, bookmarkId: number, values: Partial<ArchiveRow> & Pick<ArchiveRow, 'status' | 'source' | 'attempted_at'>) {
+  async function upsert(
+    trx: Kysely<Database> | Transaction<Database>,
+    ownerId: string,
+    bookmarkId: number,
+    values: Partial<ArchiveRow> & Pick<ArchiveRow, 'status' | 'source' | 'attempted_at'>,
+  ) {
     const row = { ...NO_COPY, ...values };
-    const inserted = await db
+    const inserted = await trx
       .insertInto('bookmark_archives')
       .columns(['bookmark_id', 'owner_id', ...(Object.keys(row) as Array<keyof typeof row>)])
       .expression((eb) =>
@@ -58,24 +68,31 @@ export function createArchivesStore(db: Kysely<Database>) {
 
     /** Marks the copy as being fetched, its copy so far (if any) kept until a new one replaces it; false when the bookmark is not the owner's. */
     startFetch(ownerId: string, bookmarkId: number, at: number): Promise<boolean> {
-      return upsert(ownerId, bookmarkId, { status: 'pending', source: 'server', failure: null, attempted_at: at });
+      return upsert(db, ownerId, bookmarkId, { status: 'pending', source: 'server', failure: null, attempted_at: at });
     },
 
     /** Stores a page the browser sent: it replaces any copy, and ends any fetch under way. */
     putUpload(ownerId: string, bookmarkId: number, fields: KeptFields, at: number): Promise<boolean> {
-      return upsert(ownerId, bookmarkId, { ...fields, status: 'kept', source: 'upload', failure: null, attempted_at: at, kept_at: at });
+      return db.transaction().execute(async (trx) => {
+        const kept = await upsert(trx, ownerId, bookmarkId, { ...fields, status: 'kept', source: 'upload', failure: null, attempted_at: at, kept_at: at });
+        if (kept) await putWords(trx, ownerId, bookmarkId, fields.text);
+        return kept;
+      });
     },
 
     /** The fetch started at `startedAt` ends kept; nothing when a later fetch or an upload has taken its place. */
     async finishFetch(ownerId: string, bookmarkId: number, startedAt: number, fields: KeptFields, at: number): Promise<void> {
-      await db
-        .updateTable('bookmark_archives')
-        .set({ ...fields, status: 'kept', failure: null, kept_at: at })
-        .where('bookmark_id', '=', bookmarkId)
-        .where('owner_id', '=', ownerId)
-        .where('status', '=', 'pending')
-        .where('attempted_at', '=', startedAt)
-        .execute();
+      await db.transaction().execute(async (trx) => {
+        const { numUpdatedRows } = await trx
+          .updateTable('bookmark_archives')
+          .set({ ...fields, status: 'kept', failure: null, kept_at: at })
+          .where('bookmark_id', '=', bookmarkId)
+          .where('owner_id', '=', ownerId)
+          .where('status', '=', 'pending')
+          .where('attempted_at', '=', startedAt)
+          .executeTakeFirstOrThrow();
+        if (numUpdatedRows > 0n) await putWords(trx, ownerId, bookmarkId, fields.text);
+      });
     },
 
     /** The fetch started at `startedAt` failed: the reason is kept, and a copy kept before it stays readable. */

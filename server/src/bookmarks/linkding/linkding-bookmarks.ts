@@ -1,4 +1,4 @@
-import { BOOKMARK_LIMITS, type Bookmark, BookmarkInput, type BookmarkState } from '../../../../contract/bookmarks.ts';
+import { BOOKMARK_INDEXED_FIELDS, BOOKMARK_LIMITS, type Bookmark, BookmarkInput, type BookmarkState } from '../../../../contract/bookmarks.ts';
 import type {
   LinkdingBookmark,
   LinkdingBookmarkInput,
@@ -85,7 +85,9 @@ export function createLinkdingBookmarks({ bookmarks, previews }: { bookmarks: Bo
         const page = await bookmarks.pageOfStates(ownerId, { states: inStates, tags }, query.offset, query.limit);
         return { count: page.total, results: page.bookmarks.map(toLinkding) };
       }
-      const found = await bookmarks.search(ownerId, { key_words: words, tags }, { from: query.offset, size: query.limit }, inStates);
+      // Linkding's search looks in a bookmark's own fields; its apps know nothing of kept pages' text.
+      const fields = [...BOOKMARK_INDEXED_FIELDS];
+      const found = await bookmarks.search(ownerId, { key_words: words, tags, fields }, { from: query.offset, size: query.limit }, inStates);
       return { count: found.total, results: found.bookmarks.map(({ indexed: _, ...bookmark }) => toLinkding(bookmark)) };
     },
 

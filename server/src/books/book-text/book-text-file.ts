@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { fts5Match } from '../../search/fts5-query.ts';
-import { snippetOf } from './book-text-snippet.ts';
+import { snippetOf } from '../../search/text-snippet.ts';
 
 /** The books' text as this server searches it, beside the data (`DATA_DIR`); made from Calibre's own (calibre-text.ts). */
 export const BOOK_TEXT_FILE = 'book-text.sqlite';
@@ -19,7 +19,7 @@ const WAL_KEPT_BYTES = 16 * 2 ** 20;
  * Opens the file, making its tables when it is new (or of another format). The words of each book
  * are indexed without their text or positions (`book_words`, its rowid the book's Calibre id,
  * which the catalogue keeps as the book's `id`), to find the books that have every word; the text
- * is kept apart (`book_text`), for snippets (book-text-snippet.ts). `book_source` says which of
+ * is kept apart (`book_text`), for snippets (search/text-snippet.ts). `book_source` says which of
  * Calibre's rows each text came from, so that an update reads again only the books whose text
  * changed. WAL, so that the searching threads read the text before an update until it commits.
  */

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
 import type { Bookmark, BookmarkState } from '../../../../contract/bookmarks.ts';
+import { TextSnippet } from '../../components/text-snippet.tsx';
 import { formatDateTime } from '../../lib/format-date.ts';
 import { KeptCopy } from './kept-copy.tsx';
 import { TagChips } from './tag-chips.tsx';
@@ -28,6 +29,8 @@ interface BookmarkCardProps {
   onState?: ((id: number, state: BookmarkState) => void) | undefined;
   /** Given where the copies are known (the list and the search): the card's kept copy, and who asks again after a change. */
   keptCopy?: CardCopy | undefined;
+  /** Given where the search found the bookmark by its kept page's text: the words around. */
+  snippet?: string | undefined;
 }
 
 /** The card's read-later buttons: the state each leads to, and its words. */
@@ -39,7 +42,7 @@ function stateButtons(state: BookmarkState): Array<{ to: BookmarkState; label: s
 const STATE_BADGES: Partial<Record<BookmarkState, string>> = { unread: 'Unread', archived: 'Archived' };
 
 /** Bookmark list card (docs/behaviour/bookmarks.md), with the bookmark's tags as chips. */
-export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, selected = false, onState, keptCopy }: BookmarkCardProps) {
+export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, selected = false, onState, keptCopy, snippet }: BookmarkCardProps) {
   const badge = STATE_BADGES[bookmark.state];
   return (
     <article className="card mb-2 bookmark-card" data-id={bookmark.id} data-state={bookmark.state}>
@@ -68,6 +71,7 @@ export const BookmarkCard = memo(function BookmarkCard({ bookmark, onSelect, sel
         </div>
         {bookmark.note !== undefined && <p className="small mb-0 mt-1 bookmark-note bookmark-note-start">{bookmark.note}</p>}
         <TagChips tags={bookmark.tags} />
+        {snippet !== undefined && <TextSnippet snippet={snippet} label="Found in the kept page's text" className="bookmark-snippet" />}
         {keptCopy && <KeptCopy bookmarkId={bookmark.id} archive={keptCopy.archive} known={keptCopy.known} onChanged={keptCopy.onChanged} />}
         {onState && (
           <div className="d-flex gap-1 mt-1 bookmark-state-buttons">

@@ -1,7 +1,7 @@
 import { FILTER_LABEL_LENGTH, type QueryForm } from './bookmark-query.ts';
 
 /** The names the dialog gives the fields, for a chip that says which one is searched. */
-const FIELD_NAMES = { title: 'Page Title', link: 'Page Link', note: 'Note', tags: 'Page Tag' } as const;
+const FIELD_NAMES = { title: 'Page Title', link: 'Page Link', note: 'Note', tags: 'Page Tag', text: 'Page Text' } as const;
 
 /** `shown` is `text` with a host or tag cut to 15 characters, as the dialog's groups are. */
 type Chip = { key: string; text: string; shown: string; without: QueryForm };

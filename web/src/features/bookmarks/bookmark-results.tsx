@@ -60,6 +60,7 @@ export function BookmarkResults({ state, busy, onMore, selection, onState }: Boo
             selected={selection?.selected.has(bookmark.id) ?? false}
             onState={onState}
             keptCopy={keptCopies(bookmark.id)}
+            snippet={state.snippets[String(bookmark.id)]}
           />
         ))}
       </div>

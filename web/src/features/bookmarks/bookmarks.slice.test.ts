@@ -52,6 +52,14 @@ describe('bookmark slice', () => {
     expect(state.bookmarks.map((bookmark) => bookmark.id)).toEqual([3]);
   });
 
+  it('keeps the snippets of the search pages loaded, and none of a list', () => {
+    let state = reduce(undefined, pageLoaded({ ...page([9, 8], '2'), snippets: { 9: 'the \u0002okapi\u0003' } }));
+    state = reduce(state, pageAdded({ ...page([7], null), snippets: { 7: 'an \u0002okapi\u0003' } }));
+    expect(state.snippets).toEqual({ 9: 'the \u0002okapi\u0003', 7: 'an \u0002okapi\u0003' });
+    expect(reduce(state, pageLoaded(page([3], null))).snippets).toEqual({});
+    expect(reduce(state, cleared()).snippets).toEqual({});
+  });
+
   it('takes a bookmark marked read out of a list of another state, counting it out, and keeps it in any other list', () => {
     let state = reduce(undefined, pageLoaded(page([3, 2, 1], null)));
     state = reduce(state, bookmarkStateChanged({ bookmark: aBookmark(2, { state: 'read' }), leaves: true }));

@@ -30,6 +30,8 @@ export const BookmarkState = z.object({
    * loaded them shows them as they were, more pages and all, instead of loading them again.
    */
   shown: z.string().nullable().default(null),
+  /** By bookmark id, where the loaded search results were found in their kept pages' text (the reply's `snippets`). */
+  snippets: z.record(z.string(), z.string()).default({}),
   query: QueryState.default(NO_QUERY),
 });
 export type BookmarkState = z.infer<typeof BookmarkState>;
@@ -44,10 +46,13 @@ const initialState: BookmarkState = {
   total: null,
   operationError: null,
   shown: null,
+  snippets: {},
   query: NO_QUERY,
 };
 
-export type BookmarkPageLoaded = Pick<BookmarkState, 'bookmarks' | 'pageCursor' | 'host_groups' | 'tag_groups' | 'total' | 'shown'>;
+export type BookmarkPageLoaded = Pick<BookmarkState, 'bookmarks' | 'pageCursor' | 'host_groups' | 'tag_groups' | 'total' | 'shown'> & {
+  snippets?: Record<string, string> | undefined;
+};
 
 function clearResults(state: BookmarkState) {
   state.bookmarks = [];
@@ -56,6 +61,7 @@ function clearResults(state: BookmarkState) {
   state.tag_groups = [];
   state.total = null;
   state.shown = null;
+  state.snippets = {};
 }
 
 /** Bookmarks (docs/behaviour/bookmarks.md); every successful action clears the operation error, and so does another screen. */
@@ -66,12 +72,14 @@ export const bookmarkSlice = createSlice({
     /** Get page: replaces the list. */
     pageLoaded(state, action: PayloadAction<BookmarkPageLoaded>) {
       Object.assign(state, action.payload);
+      state.snippets = action.payload.snippets ?? {};
       state.operationError = null;
     },
     /** Add page: appends the next page. */
     pageAdded(state, action: PayloadAction<BookmarkPageLoaded>) {
-      const { bookmarks, ...rest } = action.payload;
+      const { bookmarks, snippets = {}, ...rest } = action.payload;
       Object.assign(state, rest);
+      Object.assign(state.snippets, snippets);
       state.bookmarks.push(...bookmarks);
       state.operationError = null;
     },

@@ -94,6 +94,7 @@ export function searchPage(calls: ApiDispatch, spec: BookmarkQuerySpec, from?: n
           tag_groups: result.tag_groups,
           total: result.total,
           shown: searchKey(spec),
+          snippets: result.snippets,
         };
         dispatch(from === undefined ? pageLoaded(page) : pageAdded(page));
       } catch (error) {

@@ -15,6 +15,7 @@ const FIELD_OPTIONS: ReadonlyArray<Option<BookmarkSearchField>> = [
   { value: 'link', label: 'Page Link' },
   { value: 'note', label: 'Note' },
   { value: 'tags', label: 'Page Tag' },
+  { value: 'text', label: 'Page Text', title: "Page Text: the words of the bookmark's kept copy of its page" },
 ];
 
 /** Read later: any state, or one, named as the list's tabs name them. */

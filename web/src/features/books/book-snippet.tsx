@@ -1,24 +1,6 @@
-import { SNIPPET_MATCH_END, SNIPPET_MATCH_START } from '../../../../contract/books.ts';
+import { TextSnippet } from '../../components/text-snippet.tsx';
 
-/**
- * The parts of a snippet of a book's text (BookResults' `snippets`): its words, each matched one
- * marked. The text is Calibre's extraction of the book and is only ever shown as text.
- */
-export function snippetParts(snippet: string): Array<{ text: string; match: boolean }> {
-  const parts: Array<{ text: string; match: boolean }> = [];
-  for (const [at, piece] of snippet.split(SNIPPET_MATCH_START).entries()) {
-    const end = piece.indexOf(SNIPPET_MATCH_END);
-    if (at === 0 || end < 0) parts.push({ text: piece.replaceAll(SNIPPET_MATCH_END, ''), match: false });
-    else parts.push({ text: piece.slice(0, end), match: true }, { text: piece.slice(end + 1).replaceAll(SNIPPET_MATCH_END, ''), match: false });
-  }
-  return parts.filter((part) => part.text !== '');
-}
-
-/** Where a card's book was found in its text: the words around, the searched ones highlighted. */
+/** Where a card's book was found in its text (BookResults' `snippets`, Calibre's extraction of the book). */
 export function BookSnippet({ snippet }: { snippet: string }) {
-  return (
-    <blockquote className="small text-muted mb-0 mt-1 book-snippet" aria-label="Found in the book's text">
-      {snippetParts(snippet).map((part, at) => (part.match ? <mark key={at}>{part.text}</mark> : <span key={at}>{part.text}</span>))}
-    </blockquote>
-  );
+  return <TextSnippet snippet={snippet} label="Found in the book's text" className="book-snippet" />;
 }

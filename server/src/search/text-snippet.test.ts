@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { searchTerms } from '../../search/search-text.ts';
-import { passagesOf, shortSnippet, SNIPPET_MAX_CHARS, snippetOf } from './book-text-snippet.ts';
+import { searchTerms } from './search-text.ts';
+import { passagesOf, shortSnippet, SNIPPET_MAX_CHARS, snippetOf } from './text-snippet.ts';
 
 const mark = (word: string) => `\u0002${word}\u0003`;
 

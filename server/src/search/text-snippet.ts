@@ -1,8 +1,8 @@
-import { SNIPPET_MATCH_END, SNIPPET_MATCH_START } from '../../../../contract/book-fields.ts';
-import { foldDiacritics, searchWords } from '../../search/search-text.ts';
+import { SNIPPET_MATCH_END, SNIPPET_MATCH_START } from '../../../contract/text-snippet.ts';
+import { foldDiacritics, searchWords } from './search-text.ts';
 
 /**
- * A book's text is looked through a passage at a time, of about this many characters (cut between
+ * A text (a book's, a kept page's) is looked through a passage at a time, of about this many characters (cut between
  * words): a search's words are most often in the first, and a novel is half a megabyte.
  */
 const PASSAGE_CHARS = 2000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { snippetParts } from './book-snippet.tsx';
+import { snippetParts } from './text-snippet.tsx';
 
 describe("a snippet of a book's text", () => {
   it('is its words, the matched ones marked', () => {
