@@ -242,8 +242,9 @@ export async function createServices(options: ServicesOptions) {
     onScheduleChange: noticeScheduler.poke,
   });
   const calendarTokens = createCalendarTokens(db, clock);
+  const archivesStore = createArchivesStore(db, pageWordsWriter(storage.dialect));
   const bookmarkArchive = createArchiveService({
-    store: createArchivesStore(db, pageWordsWriter(storage.dialect)),
+    store: archivesStore,
     archiver: createPageArchiver({ mayVisit: config.previewAllowPrivate ? () => true : isPublicAddress }),
     clock,
     quotaBytes: config.archiveQuotaMb * 1024 * 1024,
@@ -329,7 +330,7 @@ export async function createServices(options: ServicesOptions) {
     bookmarks,
     /** Kept copies of bookmarked pages. */
     bookmarkArchive,
-    articlesToRead: createArticlesToRead(db),
+    articlesToRead: createArticlesToRead(archivesStore),
     linkPreviews,
     books,
     bookSearchPreferences: createBookSearchPreferencesStore(db, clock),

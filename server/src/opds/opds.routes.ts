@@ -9,7 +9,7 @@ import type { LibraryFiles } from '../books/library/library.files.ts';
 import type { Clock } from '../clock.ts';
 import type { ShelvesService } from '../shelves/shelves.service.ts';
 import type { ArticlesToRead } from '../bookmarks/archive/articles-to-read.ts';
-import { asciiFileName } from '../books/library/download-name.ts';
+import { asciiFileName, fileName } from '../books/library/download-name.ts';
 import { create as contentDisposition } from 'content-disposition';
 import { notFound } from '../errors.ts';
 import { requestOrigin } from '../http/request-origin.ts';
@@ -272,7 +272,7 @@ export const opdsRoutes: FastifyPluginAsync<Options> = async (app, { books, shel
       const person = personOf(request);
       if (person === null) throw notFound('Article');
       const { title, epub } = await articles.epub(person, request.params.id);
-      const name = `${title.replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ').trim().slice(0, 200) || 'article'}.epub`;
+      const name = fileName([title], 'article', 'epub');
       return reply
         .type('application/epub+zip')
         .header('content-disposition', contentDisposition(name, { fallback: asciiFileName(name) }))

@@ -121,11 +121,34 @@ export function createArchivesStore(db: Kysely<Database>, putWords: PutPageWords
       return db
         .selectFrom('bookmark_archives')
         .innerJoin('bookmarks', 'bookmarks.id', 'bookmark_archives.bookmark_id')
-        .select(['bookmark_archives.title', 'bookmarks.title as bookmark_title', 'bookmarks.link', 'byline', 'site_name', 'html', 'words'])
+        .select(['bookmark_archives.title', 'bookmarks.title as bookmark_title', 'bookmarks.link', 'byline', 'site_name', 'html', 'words', 'kept_at', 'attempted_at'])
         .where('bookmark_archives.bookmark_id', '=', bookmarkId)
         .where('bookmark_archives.owner_id', '=', ownerId)
         .where('html', 'is not', null)
         .executeTakeFirst();
+    },
+
+    /** The owner's unread bookmarks with a copy to read, the last kept first, with the start of each text, and how many there are. */
+    async unreadPage(ownerId: string, from: number, size: number, summaryLength: number) {
+      const unread = () =>
+        db
+          .selectFrom('bookmark_archives as a')
+          .innerJoin('bookmarks as b', (join) => join.onRef('b.id', '=', 'a.bookmark_id').onRef('b.owner_id', '=', 'a.owner_id'))
+          .where('a.owner_id', '=', ownerId)
+          .where('a.html', 'is not', null)
+          .where('b.read_state', '=', 'unread');
+      const [count, rows] = await Promise.all([
+        unread().select((s) => s.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+        unread()
+          .select(['a.bookmark_id', 'a.title', 'b.title as bookmark_title', 'b.link', 'a.byline', 'a.site_name', 'a.kept_at', 'a.attempted_at'])
+          .select((s) => s.fn<string | null>('substr', ['a.text', s.lit(1), s.lit(summaryLength)]).as('summary'))
+          .orderBy('a.kept_at', 'desc')
+          .orderBy('a.bookmark_id', 'desc')
+          .limit(size)
+          .offset(from)
+          .execute(),
+      ]);
+      return { total: Number(count.total), rows };
     },
 
     /** The owner's copies and their bytes, leaving out one bookmark's (the copy about to be replaced). */

@@ -6,8 +6,13 @@ const UNSAFE_IN_FILE_NAMES = /[\\/:*?"<>|\p{Cc}]+/gu;
 
 /** A download's name from the book itself (Calibre's own file names are folded to ASCII): "Title - Author.epub". */
 export function downloadName(book: Pick<CatalogueBook, 'id' | 'title' | 'author'>, format: string): string {
-  const name = [book.title, book.author].map((part) => part.replace(UNSAFE_IN_FILE_NAMES, ' ').trim()).filter(Boolean).join(' - ');
-  return `${(name || `book ${book.id}`).slice(0, 200)}.${format}`;
+  return fileName([book.title, book.author], `book ${book.id}`, format);
+}
+
+/** A download's name from its parts ("Title - Author"), the characters no file name may hold left out; `fallback` when nothing is left. */
+export function fileName(parts: readonly string[], fallback: string, extension: string): string {
+  const name = parts.map((part) => part.replace(UNSAFE_IN_FILE_NAMES, ' ').trim()).filter(Boolean).join(' - ');
+  return `${(name || fallback).slice(0, 200)}.${extension}`;
 }
 
 /**
