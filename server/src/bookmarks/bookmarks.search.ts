@@ -190,6 +190,19 @@ export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords):
 }
 
 /**
+ * The kept pages' texts of the owner's `ids`, each looked up by its id. Written as a join from the
+ * ids, because SQLite, which keeps no statistics here, took `owner_id = ?` for the narrower
+ * condition over `bookmark_id in (…)` and walked every kept page of the owner: 25 ms of every
+ * search at 20,000 kept pages, where the ten lookups take 1 ms.
+ */
+export function pageTexts(ownerId: string, ids: readonly number[]) {
+  const wanted = sql.join(ids.map((id) => sql`(cast(${id} as bigint))`));
+  return sql<{ bookmark_id: number | string; text: string }>`select a.bookmark_id, a.text from (values ${wanted}) v
+    join bookmark_archives a on a.bookmark_id = v.column1
+    where a.owner_id = ${ownerId} and a.text is not null`;
+}
+
+/**
  * Snippets of the kept pages of `ids`, the page's rows found by their text, each cut around the
  * first of the terms from the part of the text that is indexed. They are few (a page of results),
  * their texts read with the owner check in the statement.
@@ -197,8 +210,7 @@ export function createBookmarkIndex(db: Kysely<Database>, words: BookmarkWords):
 async function pageSnippets(db: Kysely<Database>, ownerId: string, ids: number[], query: IndexQuery) {
   const snippets: Record<string, string> = {};
   if (ids.length === 0) return snippets;
-  const found = await sql<{ bookmark_id: number | string; text: string }>`select a.bookmark_id, a.text from bookmark_archives a
-    where a.owner_id = ${ownerId} and a.bookmark_id in (${sql.join(ids)}) and a.text is not null`.execute(db);
+  const found = await pageTexts(ownerId, ids).execute(db);
   for (const { bookmark_id: id, text } of found.rows) {
     // The marks are the snippet's own: a page's control characters are only spaces to it.
     const snippet = snippetOf(text.slice(0, INDEXED_PAGE_CHARS).replaceAll(SNIPPET_MATCH_START, ' ').replaceAll(SNIPPET_MATCH_END, ' '), query.terms);
