@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
  * `npm test` runs every project, on PostgreSQL too when TEST_DATABASE_URL is set.
  * - server: unit and app-level tests (the app built in-process on a real database);
  * - process: whole-process tests, each starting the built server as `npm start` does (`*.process.test.ts`);
+ * - programs: tests that drive other programs — Firefox, calibre, epubcheck, CalDAV clients (`*.programs.test.ts`);
  * - load: health under attack (`*.load.test.ts`), one file at a time;
  * - web: the client's unit tests;
  * - e2e: the built client and a real server in Debian's Chromium.
@@ -16,7 +17,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['server/src/**/*.test.ts'],
-          exclude: ['server/src/**/*.load.test.ts', 'server/src/**/*.process.test.ts'],
+          exclude: ['server/src/**/*.load.test.ts', 'server/src/**/*.process.test.ts', 'server/src/**/*.programs.test.ts'],
           environment: 'node',
           // Each file gets its own SQLite file and PostgreSQL schema, so files run side by side.
           // Vitest's default is a worker fewer than the cores, one on two; these files mostly wait
@@ -33,7 +34,21 @@ export default defineConfig({
           name: 'process',
           include: ['server/src/**/*.process.test.ts'],
           environment: 'node',
+          // These files wait on the servers they start: three at a time, as `server` runs.
           fileParallelism: true,
+          maxWorkers: 3,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          // Run beside `process` in one vitest: their files wait on the programs they drive.
+          name: 'programs',
+          include: ['server/src/**/*.programs.test.ts'],
+          environment: 'node',
+          fileParallelism: true,
+          maxWorkers: 3,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -85,7 +85,7 @@ const fullSteps: Array<() => boolean | Promise<boolean>> = [
   // Built at install (`npm ci`); built again only when the sources changed since.
   () => run('build the web client and the server', process.execPath, ['scripts/build.ts', '--if-stale']),
   () => vitest('server and client tests', ['server', 'web']),
-  () => vitest('whole-process tests', ['process']),
+  () => vitest('whole-process tests and tests that drive other programs', ['process', 'programs']),
   () => vitest('health under attack, one file at a time', ['load']),
   () => {
     const browser = chromiumPath();

@@ -22,7 +22,7 @@ describe.each(testDialects)("the books' text on %s", (dialect) => {
   let reader: string;
   let other: string;
 
-  /** Calibre's own command line on the copy, in a network namespace of its own (see library.watcher.test.ts). */
+  /** Calibre's own command line on the copy, in a network namespace of its own (see library.watcher.programs.test.ts). */
   const calibredb = (...args: string[]) =>
     run('unshare', ['--net', '--map-root-user', 'calibredb', ...args, '--library-path', library], {
       env: { ...process.env, CALIBRE_CONFIG_DIRECTORY: path.join(work, 'calibre-config'), QT_QPA_PLATFORM: 'offscreen', TZ: 'UTC' },

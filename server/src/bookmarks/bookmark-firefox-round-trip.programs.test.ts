@@ -19,7 +19,7 @@ const firefoxInstalled = (() => {
 
 // As Chromium for the end-to-end tests: skipped, saying so, outside CI; in CI (`CI=true`) it must run.
 const skipped = !firefoxInstalled && process.env.CI !== 'true';
-if (skipped) console.warn('bookmark-firefox-round-trip.test.ts skipped: firefox-esr is not installed (apt-get install firefox-esr, or set FIREFOX)');
+if (skipped) console.warn('bookmark-firefox-round-trip.programs.test.ts skipped: firefox-esr is not installed (apt-get install firefox-esr, or set FIREFOX)');
 
 /** Where each link of a file sits, as a browser that imports it sees it: tags in any order. */
 async function places(file: Buffer | string) {
