@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PushDevice, PushNotice, VapidPublicKey } from '../../../contract/notify.ts';
 import { Task } from '../../../contract/tasks.ts';
 import { manualClock } from '../test/manual-clock.ts';
-import { browserKeys, type Ntfy, type PushService, startNtfy, startPushService, verifyVapid } from '../test/notice-stand-ins.ts';
+import { type Ntfy, type PushService, startNtfy, startPushService } from '../test/notice-stand-ins.ts';
+import { browserKeys, verifyVapid } from '../test/web-push-receiver.ts';
 import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, type TestDatabase, testDialects } from '../test/test-app.ts';
 import { startTestSmtp, type TestSmtp } from '../test/test-smtp.ts';
 
