@@ -176,9 +176,13 @@ describe.each(testDialects)('notices by Web Push and ntfy on %s', (dialect) => {
     const owner = await user();
     const phone = await subscribe(owner, 'moved-phone');
     const due = t.clock.now() + HOUR;
-    const task = await createTask(owner, { name: 'Moved on', first_schedule_time: iso(due) });
+    const task = await createTask(owner, { name: 'Moved on', first_schedule_time: iso(due), comment: 'Long. '.repeat(1600) });
     await advanceTo(due);
     const notice = PushNotice.parse(JSON.parse(phone.decrypt(pushesTo('moved-phone')[0]!.body)));
+    // A push carries about 4 KB: a long comment is cut, the task's page has it whole.
+    expect(notice.body.length).toBeLessThanOrEqual(600);
+    expect(notice.body.length).toBeGreaterThan(590);
+    expect(notice.body).toMatch(/^Due: [^\n]*\nLong\. Long\. .*\S…$/s);
     const completed = await call(owner, 'PUT', `/schedule/${task.id}`, { type: 'complete' });
     expect(completed.statusCode).toBe(200);
     const before = await getTask(owner, task.id);

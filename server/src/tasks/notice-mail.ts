@@ -24,9 +24,16 @@ export function composeNotice(task: TaskRow, owner: Owner, publicUrl: string): N
   };
 }
 
+/**
+ * A push or ntfy notice's text at most: Web Push carries about 4 KB, ntfy makes a longer message
+ * an attachment, and the task's page has the whole comment.
+ */
+const MAX_PUSH_BODY = 600;
+
 /** The same notice as a push or ntfy notice shows it: the name as its title, the due time and comment below. */
 export function composePushMessage(task: TaskRow, zone: string, publicUrl: string): NoticeMessage {
-  const body = [`Due: ${dueText(task, zone)}`, ...(task.comment ? [task.comment] : [])].join('\n');
+  const text = [`Due: ${dueText(task, zone)}`, ...(task.comment ? [task.comment] : [])].join('\n');
+  const body = text.length > MAX_PUSH_BODY ? `${text.slice(0, MAX_PUSH_BODY - 1).trimEnd()}…` : text;
   return { task_id: task.id, owner_id: task.owner_id, schedule_time: task.schedule_time, title: task.name, body, url: taskUrl(task, publicUrl) };
 }
 
