@@ -10,7 +10,16 @@ export async function currentSubscription(): Promise<PushSubscription | null> {
   return registration ? registration.pushManager.getSubscription() : null;
 }
 
-/** Asks for permission to notify, then subscribes this browser with the server's VAPID key. */
+function sameKey(kept: ArrayBuffer | null, key: Uint8Array): boolean {
+  if (kept === null || kept.byteLength !== key.length) return false;
+  const bytes = new Uint8Array(kept);
+  return key.every((byte, i) => bytes[i] === byte);
+}
+
+/**
+ * Asks for permission to notify, then subscribes this browser with the server's VAPID key; a
+ * subscription the browser already has for that key is the one sent again.
+ */
 export async function subscribeThisDevice(vapidPublicKey: string): Promise<PushSubscriptionBody> {
   if ((await Notification.requestPermission()) !== 'granted') {
     throw new Error('Notifications are blocked for this site: allow them in the browser’s site settings first');
@@ -18,6 +27,10 @@ export async function subscribeThisDevice(vapidPublicKey: string): Promise<PushS
   await navigator.serviceWorker.register(NOTICE_WORKER);
   const registration = await navigator.serviceWorker.ready;
   const key = Uint8Array.from(atob(vapidPublicKey.replace(/-/g, '+').replace(/_/g, '/')), (char) => char.charCodeAt(0));
+  const existing = await registration.pushManager.getSubscription();
+  if (existing !== null && sameKey(existing.options.applicationServerKey, key)) return PushSubscriptionBody.parse(existing.toJSON());
+  // One made for another key (a database started afresh) goes: a browser keeps one subscription per worker.
+  await existing?.unsubscribe();
   const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
   return PushSubscriptionBody.parse(subscription.toJSON());
 }
