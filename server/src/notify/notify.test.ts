@@ -108,6 +108,12 @@ describe.each(testDialects)('notices by Web Push and ntfy on %s', (dialect) => {
     expect((await call(owner, 'DELETE', `/api/notify/push-subscriptions/${phone.device.id}`)).statusCode).toBe(204);
     expect((await call(owner, 'DELETE', `/api/notify/push-subscriptions/${phone.device.id}`)).statusCode).toBe(404);
     expect((await call(owner, 'GET', '/api/notify/push-subscriptions')).json()).toHaveLength(1);
+    for (let device = 1; device <= 20; device += 1) await subscribe(other, `other-${device}`);
+    const over = await call(other, 'POST', '/api/notify/push-subscriptions', { endpoint: `${pushService.origin}/push/other-21`, keys });
+    expect(over.statusCode).toBe(409);
+    // A device already there is renewed, not counted again.
+    expect((await call(other, 'POST', '/api/notify/push-subscriptions', { endpoint: `${pushService.origin}/push/other-5`, keys })).statusCode).toBe(201);
+    expect((await call(other, 'GET', '/api/notify/push-subscriptions')).json()).toHaveLength(20);
 
     for (const url of ['ftp://example.org/topic', 'javascript:alert(1)', 'topic', 42]) {
       expect((await call(owner, 'PUT', '/api/notify/ntfy', { url })).statusCode, String(url)).toBe(400);
