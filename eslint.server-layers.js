@@ -19,6 +19,7 @@ export const BASE = [
   'job.ts',
   'logger.ts',
   'mail',
+  'notify',
   'search',
   'secret-tokens.ts',
   'server-files.ts',

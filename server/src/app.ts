@@ -33,6 +33,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { endSlowBodies } from './http/slow-bodies.ts';
 import { registerWebClient } from './http/web-client.ts';
+import { noticeDoneRoutes, notifyRoutes } from './notify/notify.routes.ts';
 import { opdsRoutes } from './opds/opds.routes.ts';
 import { kosyncRoutes } from './reading/kosync.routes.ts';
 import { readingRoutes } from './reading/reading.routes.ts';
@@ -54,6 +55,7 @@ export type AppOptions = {
   wordIndex?: ServicesOptions['wordIndex'];
   onNoticeRun?: ServicesOptions['onNoticeRun'];
   passwordCost?: ServicesOptions['passwordCost'];
+  pushServiceCa?: ServicesOptions['pushServiceCa'];
   /** Shorter time limits, for tests that watch them act; the connection cap comes from the config. */
   httpLimits?: Partial<HttpLimits>;
 };
@@ -73,6 +75,7 @@ export async function buildApp({
   onNoticeRun,
   httpLimits,
   passwordCost,
+  pushServiceCa,
 }: AppOptions) {
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, maxConnections: config.maxConnections, ...httpLimits };
   const app = Fastify({
@@ -105,6 +108,7 @@ export async function buildApp({
     wordIndex,
     onNoticeRun,
     passwordCost,
+    pushServiceCa,
   });
   app.addHook('onReady', async () => {
     for (const job of services.jobs) job.start();
@@ -149,6 +153,14 @@ export async function buildApp({
       await signedIn.register(sendToDeviceRoutes, { devices: services.eReaderDevices, sendToDevice: services.sendToDevice });
       await signedIn.register(articleSendRoutes, { articles: services.articlesToRead, sendFile: services.sendToDevice.sendFile });
       await signedIn.register(readingRoutes, { reading: services.reading });
+      await signedIn.register(notifyRoutes, { ...services.notify, clock: services.clock });
+    });
+    await api.register(noticeDoneRoutes, {
+      doneTokens: services.notify.doneTokens,
+      clock: services.clock,
+      complete: async ({ ownerId, taskId, scheduleTime }) => {
+        await services.tasks.completeOccurrence(ownerId, taskId, scheduleTime);
+      },
     });
     // A personal API token is good here and nowhere else: a leaked script token reaches the owner's
     // bookmarks and tasks, never the account, its sessions or its tokens.

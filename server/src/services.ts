@@ -41,6 +41,7 @@ import { pageWordsWriter, reindexPageWords } from './bookmarks/bookmark-page-wor
 import { createArticlesToRead } from './bookmarks/archive/articles-to-read.ts';
 import { createPageArchiver } from './bookmarks/archive/page-archiver.ts';
 import { isPublicAddress } from './bookmarks/preview/public-address.ts';
+import { guardedLookup } from './bookmarks/preview/guarded-lookup.ts';
 import { createBookSearchPreferencesStore } from './books/book-search-preferences.store.ts';
 import { createBooksService } from './books/books.service.ts';
 import { createEReaderDevicesStore } from './books/e-reader-devices.store.ts';
@@ -61,6 +62,10 @@ import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Job } from './job.ts';
 import { createMailer } from './mail/mailer.ts';
+import { createChannelsStore } from './notify/channels.store.ts';
+import { createDoneTokens } from './notify/done-tokens.ts';
+import { createNotifier, vapidSubject } from './notify/notifier.ts';
+import { loadVapidKeys } from './notify/vapid-keys.ts';
 import type { Storage } from './storage/database.ts';
 import { createShelvesService } from './shelves/shelves.service.ts';
 import { createShelvesStore } from './shelves/shelves.store.ts';
@@ -102,6 +107,8 @@ export type ServicesOptions = {
   onNoticeRun?: (run: Promise<void>) => void;
   /** New passwords' scrypt cost: the tests' is lower (the same code, a smaller N), the server's OWASP's. */
   passwordCost?: PasswordCost;
+  /** A certificate authority trusted for push services besides the system's: the tests' stand-in. */
+  pushServiceCa?: string;
 };
 
 /** What differs between the databases; `storage.dialect` alone decides it. */
@@ -155,7 +162,7 @@ export async function workOutStaleData({ db, dialect }: Pick<Storage, 'db' | 'di
  * jobs and lets go of what the services hold; the storage stays open for its owner to close.
  */
 export async function createServices(options: ServicesOptions) {
-  const { config, storage, clock = systemClock, log, onNoticeRun, passwordCost } = options;
+  const { config, storage, clock = systemClock, log, onNoticeRun, passwordCost, pushServiceCa } = options;
   const { db } = storage;
   // Before anything reads it.
   await workOutStaleData(storage);
@@ -227,11 +234,29 @@ export async function createServices(options: ServicesOptions) {
     log,
   });
 
+  const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+  const vapid = await loadVapidKeys(db);
+  const channels = createChannelsStore(db);
+  const doneTokens = createDoneTokens(db);
+  // Push services and ntfy topics are the users' addresses: reached as safely as a bookmarked page.
+  const mayVisit = config.previewAllowPrivate ? () => true : isPublicAddress;
+  const notifier = createNotifier({
+    channels,
+    doneTokens,
+    vapid,
+    subject: vapidSubject(publicUrl, config.mailFrom),
+    publicUrl,
+    clock,
+    log,
+    guard: { mayVisit, lookup: guardedLookup(mayVisit) },
+    ...(pushServiceCa ? { extraCa: pushServiceCa } : {}),
+  });
   const noticeScheduler = createNoticeScheduler({
     notices: createNoticesStore(db, { locking: noticeLocks }),
     mailer,
+    notifier,
     clock,
-    publicUrl: config.publicUrl ?? `http://localhost:${config.port}`,
+    publicUrl,
     log,
     onRun: onNoticeRun,
   });
@@ -245,7 +270,7 @@ export async function createServices(options: ServicesOptions) {
   const archivesStore = createArchivesStore(db, pageWordsWriter(storage.dialect));
   const bookmarkArchive = createArchiveService({
     store: archivesStore,
-    archiver: createPageArchiver({ mayVisit: config.previewAllowPrivate ? () => true : isPublicAddress }),
+    archiver: createPageArchiver({ mayVisit }),
     clock,
     quotaBytes: config.archiveQuotaMb * 1024 * 1024,
     log,
@@ -354,6 +379,8 @@ export async function createServices(options: ServicesOptions) {
     /** The user's e-reader addresses, and books mailed to them. */
     eReaderDevices,
     sendToDevice,
+    /** Notices beyond mail: the users' Web Push devices and ntfy topics, and the Done links. */
+    notify: { channels, notifier, doneTokens, vapidPublicKey: vapid.publicKey },
     jobs,
     async close(): Promise<void> {
       for (const job of jobs) await job.stop();

@@ -7,6 +7,7 @@ import { App } from './app/app.tsx';
 import { persistState, restoreState, type StateStorage } from './app/persistence.ts';
 import { forgetCacheOnSignOut, storeSession } from './app/session.ts';
 import { createAppStore } from './app/store.ts';
+import { registerNoticeWorker } from './lib/notice-worker.ts';
 
 /** Browsers that block storage (some private modes) throw on the mere access; the app then runs unsaved. */
 function localStorageIfAllowed(): StateStorage | null {
@@ -23,6 +24,7 @@ if (storage !== null) window.addEventListener('pagehide', persistState(store, st
 const client = createHttpClient({ session: storeSession(store) });
 const apiStore = createApiStore(client);
 forgetCacheOnSignOut(store, apiStore);
+registerNoticeWorker();
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element');

@@ -35,6 +35,9 @@ export interface Database {
   reading_positions: ReadingPositionsTable;
   koreader_documents: KoreaderDocumentsTable;
   book_document_ids: BookDocumentIdsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  ntfy_topics: NtfyTopicsTable;
+  notice_done_tokens: NoticeDoneTokensTable;
 }
 
 export interface UsersTable {
@@ -259,6 +262,40 @@ export interface TaskNoticesTable {
   next_attempt_at: number;
   sent_at: number | null;
   last_error: string | null;
+  /** Whose Web Push devices and ntfy topic get the notice too; null: mail only. */
+  person_id: string | null;
+  /** JSON: what a push or ntfy notice shows (notify/notice-message.ts); null: mail only. */
+  push_message: string | null;
+  /** JSON array of the channels the notice reached: `mail`, `ntfy`, `push:<subscription id>`. */
+  delivered: Generated<string>;
+}
+
+/** A browser's Web Push subscription (one per device and user): where to send, and its keys. */
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  /** The browser's P-256 public key and auth secret, base64url, as its PushSubscription gives them. */
+  p256dh: string;
+  auth: string;
+  created_at: number;
+}
+
+/** The ntfy topic URL a user's notices are posted to. */
+export interface NtfyTopicsTable {
+  user_id: string;
+  url: string;
+  updated_at: number;
+}
+
+/** A Done link of a push or ntfy notice: single-use, it completes one occurrence. */
+export interface NoticeDoneTokensTable {
+  token_hash: string;
+  task_id: string;
+  owner_id: string;
+  schedule_time: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 /** Each Complete of a task: the occurrence completed (its number and due time) and when. */

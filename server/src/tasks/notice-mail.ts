@@ -1,23 +1,47 @@
 import { DateTime } from 'luxon';
+import type { NoticeMessage } from '../notify/notice-message.ts';
 import type { TaskRow } from './tasks.store.ts';
 
 export type NoticeMail = { recipients: string[]; subject: string; body: string };
 
 type Owner = { email: string; zone: string };
 
+const dueText = (task: TaskRow, zone: string) =>
+  DateTime.fromMillis(task.schedule_time, { zone }).toFormat("cccc d LLLL yyyy, HH:mm '('ZZZZ')'", { locale: 'en-US' });
+
+const taskUrl = (task: TaskRow, publicUrl: string) => `${publicUrl}/task/${encodeURIComponent(task.id)}`;
+
 /** The notice of docs/behaviour/tasks-and-notices.md: the task, its due time in the owner's zone, the comment and a link. */
 export function composeNotice(task: TaskRow, owner: Owner, publicUrl: string): NoticeMail {
   const emails = JSON.parse(task.emails) as string[];
-  const due = DateTime.fromMillis(task.schedule_time, { zone: owner.zone }).toFormat("cccc d LLLL yyyy, HH:mm '('ZZZZ')'", { locale: 'en-US' });
-  const lines = [`${task.name}`, '', `Due: ${due}`];
+  const lines = [`${task.name}`, '', `Due: ${dueText(task, owner.zone)}`];
   if (task.comment) lines.push('', task.comment);
-  lines.push('', `${publicUrl}/task/${encodeURIComponent(task.id)}`);
+  lines.push('', taskUrl(task, publicUrl));
   return {
     recipients: emails.length > 0 ? emails : [owner.email],
     subject: `Task due: ${task.name}`,
     body: `${lines.join('\n')}\n`,
   };
 }
+
+/**
+ * A push or ntfy notice's text at most: Web Push carries about 4 KB, ntfy makes a longer message
+ * an attachment, and the task's page has the whole comment.
+ */
+const MAX_PUSH_BODY = 600;
+
+/** The same notice as a push or ntfy notice shows it: the name as its title, the due time and comment below. */
+export function composePushMessage(task: TaskRow, zone: string, publicUrl: string): NoticeMessage {
+  const text = [`Due: ${dueText(task, zone)}`, ...(task.comment ? [task.comment] : [])].join('\n');
+  const body = text.length > MAX_PUSH_BODY ? `${text.slice(0, MAX_PUSH_BODY - 1).trimEnd()}…` : text;
+  return { task_id: task.id, owner_id: task.owner_id, schedule_time: task.schedule_time, title: task.name, body, url: taskUrl(task, publicUrl) };
+}
+
+/**
+ * Whose devices and ntfy topic a task's notices go to (its mail goes to its addresses): the one
+ * place that chooses the person, today always the owner.
+ */
+export const personToNotify = (task: TaskRow): string => task.owner_id;
 
 /** One notice per task, occurrence and notice time: the key that makes sending idempotent. */
 export const noticeKey = (taskId: string, scheduleTime: number, noticeTime: number) =>

@@ -1,8 +1,10 @@
 import type { Logger } from '../logger.ts';
 import type { Clock } from '../clock.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { MAIL_CHANNEL, NoticeMessage } from '../notify/notice-message.ts';
+import type { Notifier } from '../notify/notifier.ts';
 import { isInCalendar } from './local-calendar.ts';
-import { composeNotice, noticeKey } from './notice-mail.ts';
+import { composeNotice, composePushMessage, noticeKey, personToNotify } from './notice-mail.ts';
 import { repeatNotice } from './notice-times.ts';
 import type { Claim, DueTask, NoticeRow, NoticesStore, SendOutcome } from './notices.store.ts';
 import { noticeRulesOf } from './task-record.ts';
@@ -22,6 +24,8 @@ const MAX_SEND_ATTEMPTS = 12;
 type Options = {
   notices: NoticesStore;
   mailer: Mailer;
+  /** Web Push and ntfy, to the person `personToNotify` names. */
+  notifier: Notifier;
   clock: Clock;
   publicUrl: string;
   log: Logger;
@@ -41,7 +45,7 @@ function retryDelay(attempts: number): number | null {
  * sends what is recorded and unsent. Whatever a crash interrupts is still recorded, and goes out
  * at the next start.
  */
-export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log, onRun }: Options) {
+export function createNoticeScheduler({ notices, mailer, notifier, clock, publicUrl, log, onRun }: Options) {
   let cancelWake: (() => void) | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -67,27 +71,51 @@ export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log, 
           subject: mail.subject,
           body: mail.body,
           due_at: noticeTime,
+          person_id: personToNotify(task),
+          push_message: JSON.stringify(composePushMessage(task, zone, publicUrl)),
         },
         nextNoticeTime: repeatNotice(noticeTime, now, noticeRulesOf(task, zone)),
       };
     };
 
-  async function send(notice: NoticeRow): Promise<SendOutcome> {
-    try {
-      await mailer.send({ id: notice.id, recipients: JSON.parse(notice.recipients) as string[], subject: notice.subject, body: notice.body });
-      return { sent: true, at: clock.now() };
-    } catch (error) {
-      const attempts = notice.attempts + 1;
-      const delay = retryDelay(attempts);
-      const reason = error instanceof Error ? error.message : String(error);
-      const when = new Date(notice.due_at).toISOString();
-      log.warn({ err: error, notice: notice.id, attempts }, 'notice not sent');
-      return {
-        sent: false,
-        error: `Notice of ${when} not sent (attempt ${attempts}${delay === null ? ', given up' : ''}): ${reason}`.slice(0, 1000),
-        retryAt: delay === null ? null : clock.now() + delay,
-      };
+  /** Each channel the notice has not reached yet: a failure of one does not hold back the others. */
+  async function sendOnChannels(notice: NoticeRow, delivered: Set<string>): Promise<string[]> {
+    const errors: string[] = [];
+    if (!delivered.has(MAIL_CHANNEL)) {
+      try {
+        await mailer.send({ id: notice.id, recipients: JSON.parse(notice.recipients) as string[], subject: notice.subject, body: notice.body });
+        delivered.add(MAIL_CHANNEL);
+      } catch (error) {
+        log.warn({ err: error, notice: notice.id }, 'notice mail not sent');
+        errors.push(error instanceof Error ? error.message : String(error));
+      }
     }
+    // Notices recorded before there were other channels have no person and go by mail alone.
+    if (notice.person_id !== null && notice.push_message !== null) {
+      errors.push(...(await notifier.deliver(notice.person_id, NoticeMessage.parse(JSON.parse(notice.push_message)), delivered)));
+    }
+    return errors;
+  }
+
+  async function send(notice: NoticeRow): Promise<SendOutcome> {
+    const delivered = new Set(JSON.parse(notice.delivered) as string[]);
+    let errors: string[];
+    try {
+      errors = await sendOnChannels(notice, delivered);
+    } catch (error) {
+      errors = [error instanceof Error ? error.message : String(error)];
+    }
+    if (errors.length === 0) return { sent: true, at: clock.now(), delivered: [...delivered] };
+    const attempts = notice.attempts + 1;
+    const delay = retryDelay(attempts);
+    const when = new Date(notice.due_at).toISOString();
+    log.warn({ notice: notice.id, attempts }, 'notice not sent');
+    return {
+      sent: false,
+      error: `Notice of ${when} not sent (attempt ${attempts}${delay === null ? ', given up' : ''}): ${errors.join('; ')}`.slice(0, 1000),
+      retryAt: delay === null ? null : clock.now() + delay,
+      delivered: [...delivered],
+    };
   }
 
   async function runOnce(): Promise<number> {

@@ -7,12 +7,15 @@ export type DueTask = TaskRow & { owner_email: string; owner_zone: string | null
 
 /** What the claim decides for one due task: the notice to record (none for a task it cannot mail) and the task's next notice. */
 export type Claim = {
-  notice: Omit<NoticeRow, 'created_at' | 'attempts' | 'next_attempt_at' | 'sent_at' | 'last_error'> | null;
+  notice: Omit<NoticeRow, 'created_at' | 'attempts' | 'next_attempt_at' | 'sent_at' | 'last_error' | 'delivered'> | null;
   nextNoticeTime: number | null;
 };
 
-/** A send's result: when it went, or why not and when to try again (null: given up). */
-export type SendOutcome = { sent: true; at: number } | { sent: false; error: string; retryAt: number | null };
+/**
+ * A send's result: when it went, or why not and when to try again (null: given up); either way the
+ * channels it has reached, which a retry does not send to again.
+ */
+export type SendOutcome = { delivered: string[] } & ({ sent: true; at: number } | { sent: false; error: string; retryAt: number | null });
 
 /**
  * The notice outbox. With `locking` (PostgreSQL) it locks the rows it works on with FOR UPDATE
@@ -52,6 +55,7 @@ export function createNoticesStore(db: Kysely<Database>, { locking }: { locking:
                 next_attempt_at: now,
                 sent_at: null,
                 last_error: null,
+                delivered: '[]',
               })),
             )
             .onConflict((oc) => oc.column('id').doNothing())
@@ -138,7 +142,7 @@ export function createNoticesStore(db: Kysely<Database>, { locking }: { locking:
     if (outcome.sent) {
       await q
         .updateTable('task_notices')
-        .set({ sent_at: outcome.at, attempts: notice.attempts + 1, last_error: null })
+        .set({ sent_at: outcome.at, attempts: notice.attempts + 1, last_error: null, delivered: JSON.stringify(outcome.delivered) })
         .where('id', '=', notice.id)
         .execute();
       await q
@@ -154,6 +158,7 @@ export function createNoticesStore(db: Kysely<Database>, { locking }: { locking:
       .set({
         attempts: notice.attempts + 1,
         last_error: outcome.error,
+        delivered: JSON.stringify(outcome.delivered),
         // Given up: left unsent with no next attempt due, kept for the record.
         next_attempt_at: outcome.retryAt ?? Number.MAX_SAFE_INTEGER,
       })

@@ -175,6 +175,21 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
       return toTask(updated);
     },
 
+    /**
+     * Completes the occurrence due at `scheduleTime`, as a notice's Done asks; a task that has moved
+     * on meanwhile (completed, edited, deleted) answers 409 and is left as it is.
+     */
+    async completeOccurrence(ownerId: string, id: string, scheduleTime: number): Promise<Task> {
+      const row = await tasks.find(ownerId, id);
+      if (!row || row.active !== 1 || row.schedule_time !== scheduleTime) throw movedMeanwhile();
+      const now = clock.now();
+      // Completed only at the occurrence read here: one that moves on meanwhile is left as it is.
+      const updated = await tasks.complete(row, { ...completion(row, await zoneOf(ownerId), now), last_updated: now }, now);
+      if (!updated) throw movedMeanwhile();
+      onScheduleChange();
+      return toTask(updated);
+    },
+
     /** The Done list: every occurrence completed, of one-off and repeating tasks alike, the latest first. */
     async done(ownerId: string, cursor: string | undefined, pageSize: number): Promise<DonePage> {
       const after = cursor ? decodeDoneCursor(cursor) : undefined;

@@ -77,6 +77,7 @@ export async function buildTestApp(
     wordIndex = 'wait',
     httpLimits,
     passwordCost = TEST_PASSWORD_COST,
+    pushServiceCa,
   }: {
     env?: Record<string, string>;
     clock?: ManualClock;
@@ -84,6 +85,7 @@ export async function buildTestApp(
     wordIndex?: AppOptions['wordIndex'];
     httpLimits?: AppOptions['httpLimits'];
     passwordCost?: AppOptions['passwordCost'];
+    pushServiceCa?: AppOptions['pushServiceCa'];
   } = {},
 ): Promise<TestApp> {
   const storage = await openTestStorage(database);
@@ -99,6 +101,7 @@ export async function buildTestApp(
     httpLimits,
     onNoticeRun: schedulerRuns.onRun,
     passwordCost,
+    pushServiceCa,
   });
   return {
     app,

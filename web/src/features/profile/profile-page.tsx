@@ -7,6 +7,7 @@ import { DeleteAccountSection } from './delete-account-section.tsx';
 import { EReadersSection } from './e-readers-section.tsx';
 import { IdentityField } from './identity-field.tsx';
 import { KeptPagesSection } from './kept-pages-section.tsx';
+import { NoticesSection } from './notices-section.tsx';
 import { PasswordSection } from './password-section.tsx';
 import { SessionsSection } from './sessions-section.tsx';
 import { SignInMethodsSection } from './sign-in-methods-section.tsx';
@@ -48,6 +49,7 @@ export function ProfilePage() {
       </dl>
       <TimezoneSelect timezone={auth.timezone} />
       <CalendarSection />
+      <NoticesSection />
       <PasswordSection />
       <SignInMethodsSection />
       <SessionsSection />
