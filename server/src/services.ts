@@ -247,6 +247,7 @@ export async function createServices(options: ServicesOptions) {
     onScheduleChange: noticeScheduler.poke,
   });
   const taskSync = createTaskSync({ changes: createTaskChangesStore(db), zoneOf });
+  const caldavReads = createCalDavReads(taskSync);
   const calendarTokens = createCalendarTokens(db, clock);
   const archivesStore = createArchivesStore(db, pageWordsWriter(storage.dialect));
   const bookmarkArchive = createArchiveService({
@@ -334,7 +335,7 @@ export async function createServices(options: ServicesOptions) {
     users,
     tasks,
     /** CalDAV over the tasks (caldav/). */
-    caldav: { reads: createCalDavReads(taskSync), writes: createCalDavWrites({ sync: taskSync, tasks, clock }) },
+    caldav: { reads: caldavReads, writes: createCalDavWrites({ sync: taskSync, tasks, clock, objectNamed: caldavReads.objectNamed }) },
     bookmarks,
     /** Kept copies of bookmarked pages. */
     bookmarkArchive,

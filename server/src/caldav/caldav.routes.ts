@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { type Authenticator, davUserOf, guardRoutes } from '../auth/authenticate.ts';
 import { CALENDAR_OBJECT_TYPE, type CalDavReads } from './caldav.service.ts';
 import type { CalDavWrites, WritePreconditions } from './caldav.writes.ts';
@@ -61,8 +61,10 @@ async function handle(request: FastifyRequest, reply: FastifyReply, { reads, wri
     case 'PUT': {
       const type = request.headers['content-type'] ?? '';
       if (!/^text\/calendar\b/i.test(type)) throw new DavError(415, 'A task is sent as text/calendar');
-      const created = await writes.put(userId, target.resourceName, existing, bodyText(request), preconditionsOf(request));
-      // No ETag: the task as stored is not the text the client sent (RFC 4791 §5.3.4), so it reads it back.
+      const { created, etag } = await writes.put(userId, target.resourceName, existing, bodyText(request), preconditionsOf(request));
+      // Without an ETag the client reads the task back (RFC 4791 §5.3.4): it is sent only when the
+      // task as stored says what the client sent (docs/decisions/0046-caldav-for-tasks.md).
+      if (etag !== null) reply.header('etag', etag);
       return reply.code(created ? 201 : 204).send();
     }
     case 'DELETE':
@@ -85,25 +87,39 @@ function davErrorReply(error: FastifyError, _request: FastifyRequest, reply: Fas
 }
 
 /**
+ * WebDAV's methods, known to the router before a route names them; and bodies read as text in
+ * `scope`: XML for PROPFIND and REPORT, iCalendar for PUT, each parsed by its handler.
+ */
+function speakDav(scope: FastifyInstance): void {
+  for (const method of ['PROPFIND', 'PROPPATCH', 'REPORT']) {
+    if (!scope.supportedMethods.includes(method)) scope.addHttpMethod(method, { hasBody: true });
+  }
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+}
+
+/**
+ * Where a client given only the server's address finds CalDAV: `/.well-known/caldav` (RFC 6764),
+ * and a PROPFIND of the site's root, which clients that skip the well-known path make. Registered
+ * beside the API rather than in it, so that the web client still serves `/`.
+ */
+export const caldavDiscoveryRoutes: FastifyPluginAsync = async (app) => {
+  speakDav(app);
+  const toDavRoot = (_request: FastifyRequest, reply: FastifyReply) => reply.redirect(`${DAV_PREFIX}/`, 301);
+  app.route({ method: [...METHODS], url: '/.well-known/caldav', handler: toDavRoot });
+  app.route({ method: 'PROPFIND', url: '/', handler: toDavRoot });
+};
+
+/**
  * CalDAV for tasks (docs/behaviour/caldav.md): discovery from `/.well-known/caldav`, then the
  * principal, its calendar home and its calendars under `/dav/`, for clients signed in with the
  * account's e-mail and an app password. Every path is resolved against the signed-in user: another
  * user's is a 404.
  */
 export const caldavRoutes: FastifyPluginAsync<Options> = async (app, options) => {
-  for (const method of ['PROPFIND', 'PROPPATCH', 'REPORT']) {
-    if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
-  }
-  app.route({
-    method: [...METHODS],
-    url: '/.well-known/caldav',
-    handler: (_request, reply) => reply.redirect(`${DAV_PREFIX}/`, 301),
-  });
+  speakDav(app);
   await app.register(async (dav) => {
     guardRoutes(dav, options.authenticator.requireDavClient);
-    // Bodies are read as text here: XML for PROPFIND and REPORT, iCalendar for PUT, each parsed by its handler.
-    dav.removeAllContentTypeParsers();
-    dav.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     dav.setErrorHandler(davErrorReply);
     for (const url of [DAV_PREFIX, `${DAV_PREFIX}/*`]) {
       dav.route({ method: [...METHODS], url, handler: (request, reply) => handle(request, reply, options) });

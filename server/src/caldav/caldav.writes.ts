@@ -55,19 +55,42 @@ type Options = {
   sync: Pick<TaskSync, 'zoneOf'>;
   tasks: Pick<TasksService, 'create' | 'edit' | 'act' | 'delete'>;
   clock: Clock;
+  objectNamed(userId: string, resourceName: string): Promise<CalendarObject | null>;
 };
 
+/** Whether the task as stored says all the client said of it: then the client's copy is current, and needs no reading back. */
+function saysTheSame(stored: ClientTodo, sent: ClientTodo): boolean {
+  return (
+    stored.name === sent.name &&
+    stored.comment === sent.comment &&
+    (sent.due === null || stored.due === sent.due) &&
+    (sent.scheduleType === undefined || stored.scheduleType === sent.scheduleType) &&
+    stored.end === sent.end &&
+    stored.completed === sent.completed
+  );
+}
+
+/** The outcome of a PUT: whether it made the task, and the ETag to send back (none when the task as stored differs from what was sent). */
+export type PutOutcome = { created: boolean; etag: string | null };
+
 /** A client's PUT and DELETE of calendar objects, through the tasks service: the same rules as the web app's. */
-export function createCalDavWrites({ sync, tasks, clock }: Options) {
+export function createCalDavWrites({ sync, tasks, clock, objectNamed }: Options) {
+  async function outcome(userId: string, resourceName: string, sent: ClientTodo, zone: string, created: boolean): Promise<PutOutcome> {
+    const stored = await objectNamed(userId, resourceName);
+    const same = stored !== null && saysTheSame(parseClientTodo(stored.text, zone), sent);
+    return { created, etag: same ? stored.etag : null };
+  }
+
   return {
     /**
      * A new VTODO makes a task (a VTODO without a due time is due now); a known one edits it, and
      * one marked completed completes its current occurrence (a repeating task moves to the next).
-     * Everything is checked before anything is written. True when a task was made.
+     * Everything is checked before anything is written.
      */
-    async put(userId: string, resourceName: string, existing: CalendarObject | null, body: string, conditions: WritePreconditions): Promise<boolean> {
+    async put(userId: string, resourceName: string, existing: CalendarObject | null, body: string, conditions: WritePreconditions): Promise<PutOutcome> {
       checkPreconditions(existing, conditions);
-      const todo = parseClientTodo(body, await sync.zoneOf(userId));
+      const zone = await sync.zoneOf(userId);
+      const todo = parseClientTodo(body, zone);
       if (!existing) {
         const due = todo.due ?? clock.now();
         const created = await tasks.create(
@@ -84,13 +107,13 @@ export function createCalDavWrites({ sync, tasks, clock }: Options) {
           { uid: todo.uid, resourceName },
         );
         if (todo.completed) await tasks.act(userId, created.id, { type: 'complete' });
-        return true;
+        return outcome(userId, resourceName, { ...todo, due }, zone, true);
       }
       if (todo.uid !== existing.task.uid) throw new DavError(400, 'The UID of a calendar object cannot change', { namespace: 'urn:ietf:params:xml:ns:caldav', name: 'no-uid-conflict' });
       const changes = changesOf(existing.task, todo);
       const edited = await tasks.edit(userId, existing.task.id, changes);
       if (todo.completed && edited.active) await tasks.act(userId, existing.task.id, { type: 'complete' });
-      return false;
+      return outcome(userId, resourceName, todo, zone, false);
     },
 
     async delete(userId: string, existing: CalendarObject, conditions: WritePreconditions): Promise<void> {
