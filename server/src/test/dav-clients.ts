@@ -71,7 +71,7 @@ export function davClients(baseUrl: string, account: { email: string; password: 
       return (await child).stdout;
     } catch (error) {
       const failed = error as { stdout?: string; stderr?: string; message: string };
-      throw new Error(`${file} ${args.join(' ')} failed: ${failed.message}\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`);
+      throw new Error(`${file} ${args.join(' ')} failed: ${failed.message}\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`, { cause: error });
     }
   };
   return {
