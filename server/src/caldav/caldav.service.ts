@@ -23,7 +23,7 @@ const notFound = () => new DavError(404, 'Not found');
 /** The object's content type; `component` tells clients it holds a VTODO. */
 export const CALENDAR_OBJECT_TYPE = 'text/calendar; charset=utf-8; component=VTODO';
 
-const property = (namespace: string, name: string, value: XmlValue, notInAllprop = false): Property => ({ namespace, name, value, notInAllprop });
+const property = (namespace: string, name: string, value: Property['value'], notInAllprop = false): Property => ({ namespace, name, value, notInAllprop });
 
 const REPORTS: XmlValue[] = [
   { 'd:report': { 'c:calendar-query': '' } },
@@ -71,7 +71,7 @@ function objectProperties(object: CalendarObject): Property[] {
     property(DAV, 'getetag', object.etag),
     property(DAV, 'getcontenttype', CALENDAR_OBJECT_TYPE),
     property(DAV, 'getlastmodified', new Date(object.task.lastModified).toUTCString()),
-    property(CALDAV, 'calendar-data', object.text, true),
+    property(CALDAV, 'calendar-data', () => object.text, true),
   ];
 }
 

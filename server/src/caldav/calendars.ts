@@ -44,12 +44,32 @@ export function resolveDavPath(path: string, userId: string): DavTarget | null {
   return resourceName === undefined ? { kind: 'calendar', calendar } : { kind: 'object', calendar, resourceName };
 }
 
-/** A task as a calendar object: its text and the strong ETag of exactly that text. */
-export type CalendarObject = { task: SyncedTask; text: string; etag: string };
+/** A task as a calendar object: its strong ETag, and its text, rendered when first read. */
+export type CalendarObject = { task: SyncedTask; etag: string; readonly text: string };
+
+/** Changed with any change to how a VTODO is written, so that the ETags of a new version differ. */
+const VTODO_FORMAT = 1;
+
+/**
+ * The text is a pure function of the task at its change number and the owner's zone (task-sync.ts
+ * holds nothing else a change leaves unnumbered), so these name it exactly, as a strong ETag
+ * must, without rendering it: a sync lists a thousand ETags and reads the text of few.
+ */
+function etagOf(task: SyncedTask, zone: string): string {
+  const zoneHash = createHash('sha256').update(`${VTODO_FORMAT}\0${zone}`).digest('base64url').slice(0, 8);
+  return `"${task.change}-${zoneHash}"`;
+}
 
 export function calendarObjectOf(task: SyncedTask, zone: string): CalendarObject {
-  const text = vtodoCalendar(task, zone);
-  return { task, text, etag: `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"` };
+  let text: string | null = null;
+  return {
+    task,
+    etag: etagOf(task, zone),
+    get text() {
+      text ??= vtodoCalendar(task, zone);
+      return text;
+    },
+  };
 }
 
 const SYNC_TOKEN_PREFIX = 'urn:organiser:tasks-sync:';

@@ -3,8 +3,10 @@ import { childNamed, DAV, propertyKey, tagOf, type XmlElement, type XmlValue } f
 /** What a PROPFIND or REPORT asks of each resource: named properties, all of them, or their names. */
 export type PropertyRequest = { kind: 'all' } | { kind: 'names' } | { kind: 'some'; properties: { namespace: string; name: string }[] };
 
-/** A resource's property and its value, given as the element's content. */
-export type Property = { namespace: string; name: string; value: XmlValue; notInAllprop?: boolean };
+/** A resource's property and its value, given as the element's content (or made only when asked for: calendar data). */
+export type Property = { namespace: string; name: string; value: XmlValue | (() => XmlValue); notInAllprop?: boolean };
+
+const valueOf = ({ namespace, name, value }: Property) => ({ namespace, name, value: typeof value === 'function' ? value() : value });
 
 /** The request inside `element` (a propfind, or a report's body); none at all means every property (RFC 4918 §9.1). */
 export function propertyRequestOf(element: XmlElement | null): PropertyRequest {
@@ -33,10 +35,13 @@ export function davResponse(href: string, properties: readonly Property[], reque
   const byKey = new Map(properties.map((property) => [propertyKey(property.namespace, property.name), property]));
   let found: { namespace: string; name: string; value: XmlValue }[];
   let missing: { namespace: string; name: string; value: XmlValue }[] = [];
-  if (request.kind === 'all') found = properties.filter((property) => !property.notInAllprop);
+  if (request.kind === 'all') found = properties.filter((property) => !property.notInAllprop).map(valueOf);
   else if (request.kind === 'names') found = properties.map(({ namespace, name }) => ({ namespace, name, value: '' }));
   else {
-    found = request.properties.flatMap(({ namespace, name }) => byKey.get(propertyKey(namespace, name)) ?? []);
+    found = request.properties.flatMap(({ namespace, name }) => {
+      const property = byKey.get(propertyKey(namespace, name));
+      return property ? [valueOf(property)] : [];
+    });
     missing = request.properties
       .filter(({ namespace, name }) => !byKey.has(propertyKey(namespace, name)))
       .map(({ namespace, name }) => ({ namespace, name, value: '' }));

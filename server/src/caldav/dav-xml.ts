@@ -35,6 +35,8 @@ function qualified(node: OrderedNode, scope: ReadonlyMap<string, string>): XmlEl
 /** The request's root element; null for an empty body (PROPFIND then means all properties). 400 for XML that does not parse. */
 export function parseDavBody(body: unknown): XmlElement | null {
   if (typeof body !== 'string' || body.trim() === '') return null;
+  // No WebDAV request needs a DTD, and its entities could expand a small body into a huge one.
+  if (/<!DOCTYPE/i.test(body)) throw new DavError(400, 'The XML body may not have a DOCTYPE');
   const valid = XMLValidator.validate(body);
   if (valid !== true) throw new DavError(400, `The XML body does not parse: ${valid.err.msg}`);
   const roots = (parser.parse(body) as OrderedNode[]).flatMap((node) => qualified(node, new Map()) ?? []);

@@ -20,11 +20,18 @@ export type ClientTodo = {
   completed: boolean;
 };
 
+/** Each zone's VTIMEZONE as parsed once: the library's lookup costs milliseconds, a sync renders every task. */
+const vtimezones = new Map<string, unknown[] | null>();
+
 /** The zone's VTIMEZONE, or null for one the library does not have (its times are then written in UTC). */
 function vtimezoneOf(zone: string): ICAL.Component | null {
-  if (!(tzlib_get_timezones() as string[]).includes(zone)) return null;
-  const found = tzlib_get_ical_block(zone);
-  return Array.isArray(found) && found[0] ? new ICAL.Component(ICAL.parse(found[0])) : null;
+  if (!vtimezones.has(zone)) {
+    const found = (tzlib_get_timezones() as string[]).includes(zone) ? tzlib_get_ical_block(zone) : null;
+    vtimezones.set(zone, Array.isArray(found) && found[0] ? (ICAL.parse(found[0]) as unknown[]) : null);
+  }
+  const parsed = vtimezones.get(zone);
+  // A component of its own each time, over the same parsed data, which rendering only reads.
+  return parsed ? new ICAL.Component(parsed) : null;
 }
 
 const utc = (ms: number) => ICAL.Time.fromJSDate(new Date(ms), true);
