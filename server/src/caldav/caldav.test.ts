@@ -126,6 +126,31 @@ describe.each(testDialects)('CalDAV on %s', (dialect) => {
     expect(gone?.status).toContain('404');
   });
 
+  it('answers a calendar-query for the tasks not completed, and another user\'s task as not there', async () => {
+    const make = async (name: string) =>
+      Task.parse((await t.app.inject({ method: 'POST', url: '/schedule', payload: { name, first_schedule_time: '2026-12-01T09:00:00Z', schedule_type: 'o' }, headers: bearer(owner.idToken) })).json());
+    const open = await make('Still open');
+    const done = await make('Done already');
+    await t.app.inject({ method: 'PUT', url: `/schedule/${done.id}`, payload: { type: 'complete' }, headers: bearer(owner.idToken) });
+    const query = await dav(
+      owner,
+      'REPORT',
+      calendarUrl(owner),
+      `<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VTODO"><c:prop-filter name="COMPLETED"><c:is-not-defined/></c:prop-filter></c:comp-filter></c:comp-filter></c:filter></c:calendar-query>`,
+      { depth: '1' },
+    );
+    const hrefs = (xml.parse(query.body) as Multistatus).multistatus.response.map((response) => response.href[0]);
+    expect(hrefs).toContain(`${calendarUrl(owner)}${open.id}.ics`);
+    expect(hrefs).not.toContain(`${calendarUrl(owner)}${done.id}.ics`);
+
+    const theirs = `${calendarUrl(owner)}${open.id}.ics`;
+    expect((await dav(other, 'GET', theirs)).statusCode).toBe(404);
+    expect((await dav(other, 'DELETE', theirs)).statusCode).toBe(404);
+    const put = await dav(other, 'PUT', theirs, vtodo(open.id, 'SUMMARY:Taken over'), { 'content-type': 'text/calendar' });
+    expect(put.statusCode).toBe(404);
+    expect(Task.parse((await t.app.inject({ url: `/schedule/${open.id}`, headers: bearer(owner.idToken) })).json()).name).toBe('Still open');
+  });
+
   it('refuses bad iCalendar, a wrong content type and a sync token not its own, changing nothing', async () => {
     const before = await sync(owner, '');
     const bad = await dav(owner, 'PUT', `${calendarUrl(owner)}bad.ics`, 'BEGIN:VCALENDAR\r\nnot a line', { 'content-type': 'text/calendar' });
