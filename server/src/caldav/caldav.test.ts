@@ -151,6 +151,20 @@ describe.each(testDialects)('CalDAV on %s', (dialect) => {
     expect(Task.parse((await t.app.inject({ url: `/schedule/${open.id}`, headers: bearer(owner.idToken) })).json()).name).toBe('Still open');
   });
 
+  it('lets one of two writes made at once against the same ETag through, and refuses the other with 412', async () => {
+    const made = Task.parse(
+      (await t.app.inject({ method: 'POST', url: '/schedule', payload: { name: 'Contested', first_schedule_time: '2026-12-01T09:00:00Z', schedule_type: 'o' }, headers: bearer(owner.idToken) })).json(),
+    );
+    const url = `${calendarUrl(owner)}${made.id}.ics`;
+    const etag = String((await dav(owner, 'GET', url)).headers.etag);
+    const write = (name: string) =>
+      dav(owner, 'PUT', url, vtodo(made.id, `SUMMARY:${name}\r\nDUE:20261201T090000Z`), { 'content-type': 'text/calendar', 'if-match': etag });
+    const outcomes = await Promise.all([write('From the phone'), write('From the laptop')]);
+    expect(outcomes.map((outcome) => outcome.statusCode).sort()).toEqual([204, 412]);
+    const kept = Task.parse((await t.app.inject({ url: `/schedule/${made.id}`, headers: bearer(owner.idToken) })).json()).name;
+    expect(['From the phone', 'From the laptop']).toContain(kept);
+  });
+
   it('refuses bad iCalendar, a wrong content type and a sync token not its own, changing nothing', async () => {
     const before = await sync(owner, '');
     const bad = await dav(owner, 'PUT', `${calendarUrl(owner)}bad.ics`, 'BEGIN:VCALENDAR\r\nnot a line', { 'content-type': 'text/calendar' });

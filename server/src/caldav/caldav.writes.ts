@@ -111,7 +111,8 @@ export function createCalDavWrites({ sync, tasks, clock, objectNamed }: Options)
       }
       if (todo.uid !== existing.task.uid) throw new DavError(400, 'The UID of a calendar object cannot change', { namespace: 'urn:ietf:params:xml:ns:caldav', name: 'no-uid-conflict' });
       const changes = changesOf(existing.task, todo);
-      const edited = await tasks.edit(userId, existing.task.id, changes);
+      // Against the version the changes were worked out from: a write that landed meanwhile makes this one a 412.
+      const edited = await tasks.edit(userId, existing.task.id, changes, existing.task.change);
       if (todo.completed && edited.active) await tasks.act(userId, existing.task.id, { type: 'complete' });
       return outcome(userId, resourceName, todo, zone, false);
     },

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { AppError } from '../errors.ts';
 import type { Database } from '../storage/schema.ts';
 import type { TaskRow } from './tasks.store.ts';
 
@@ -11,16 +12,22 @@ export type DeletedTask = { taskId: string; change: number; resourceName: string
 /** Bound parameters per query stay far below both databases' limits. */
 const NAMES_PER_QUERY = 500;
 
+/** A write made against a version of the task that is no longer its latest (CalDAV's If-Match). */
+export const changedMeanwhile = () => new AppError(412, 'The task has changed since it was read; read it again');
+
 /**
  * Moves the owner's change counter and marks the task with the new number, in the caller's
  * transaction: on PostgreSQL the counter's row stays locked until the change commits, so a change
- * with a lower number is never committed after one with a higher number has been read.
+ * with a lower number is never committed after one with a higher number has been read. With
+ * `expectedChange`, the task must still be at that change, or this throws (412) and the caller's
+ * transaction rolls back: of two writes made against the same version, the second waits for the
+ * first's row lock, then finds the number moved.
  */
 export async function recordTaskChange(
   db: Kysely<Database>,
   ownerId: string,
   taskId: string,
-  { deleted = false, identity }: { deleted?: boolean; identity?: ClientIdentity } = {},
+  { deleted = false, identity, expectedChange }: { deleted?: boolean; identity?: ClientIdentity; expectedChange?: number } = {},
 ): Promise<void> {
   const { last_change: change } = await db
     .insertInto('task_change_counters')
@@ -28,6 +35,17 @@ export async function recordTaskChange(
     .onConflict((conflict) => conflict.column('owner_id').doUpdateSet({ last_change: sql<number>`task_change_counters.last_change + 1` }))
     .returning('last_change')
     .executeTakeFirstOrThrow();
+  if (expectedChange !== undefined) {
+    const moved = await db
+      .updateTable('task_changes')
+      .set({ change: Number(change), deleted: deleted ? 1 : 0 })
+      .where('owner_id', '=', ownerId)
+      .where('task_id', '=', taskId)
+      .where('change', '=', expectedChange)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) throw changedMeanwhile();
+    return;
+  }
   // A client may give a new task the name of one it deleted: the tombstone gives way.
   if (identity) {
     await db.deleteFrom('task_changes').where('owner_id', '=', ownerId).where('resource_name', '=', identity.resourceName).where('deleted', '=', 1).execute();

@@ -177,8 +177,11 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
       return toTask(updated);
     },
 
-    /** Several field changes at once, applied in order as one update (a CalDAV client's PUT). */
-    async edit(ownerId: string, id: string, changes: readonly TaskFieldChange[]): Promise<Task> {
+    /**
+     * Several field changes at once, applied in order as one update (a CalDAV client's PUT); with
+     * `expectedChange`, only to the task as it was at that change (412 otherwise).
+     */
+    async edit(ownerId: string, id: string, changes: readonly TaskFieldChange[], expectedChange?: number): Promise<Task> {
       const row = await owned(ownerId, id);
       if (changes.length === 0) return toTask(row);
       const zone = await zoneOf(ownerId);
@@ -190,7 +193,7 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
         patch = { ...patch, ...step };
         patched = { ...patched, ...step } as TaskRow;
       }
-      const updated = await tasks.update(ownerId, id, { ...patch, last_updated: now });
+      const updated = await tasks.update(ownerId, id, { ...patch, last_updated: now }, expectedChange);
       if (!updated) throw notFound('Task');
       onScheduleChange();
       return toTask(updated);

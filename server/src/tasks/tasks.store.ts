@@ -53,11 +53,12 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
       return query.orderBy('schedule_time', direction).orderBy('id', direction).limit(limit).execute();
     },
 
-    async update(ownerId: string, id: string, patch: TaskPatch): Promise<TaskRow | undefined> {
+    /** `expectedChange`: only if the task is still at that change (task-changes.store.ts), else a 412 and nothing written. */
+    async update(ownerId: string, id: string, patch: TaskPatch, expectedChange?: number): Promise<TaskRow | undefined> {
       return db.transaction().execute(async (trx) => {
         const result = await trx.updateTable('tasks').set(patch).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return undefined;
-        await recordTaskChange(trx, ownerId, id);
+        await recordTaskChange(trx, ownerId, id, { expectedChange });
         return trx.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
       });
     },
