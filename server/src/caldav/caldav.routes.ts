@@ -11,6 +11,8 @@ const DAV_CLASSES = '1, 2, calendar-access';
 const ALLOWED = 'OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, PROPPATCH, REPORT';
 const XML_TYPE = 'application/xml; charset=utf-8';
 const METHODS = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', 'PROPFIND', 'PROPPATCH', 'REPORT'] as const;
+/** WebDAV is not part of the JSON API's description: its protocol is RFC 4791's, told in docs/behaviour/caldav.md. */
+const UNDOCUMENTED = { hide: true };
 
 type Options = { reads: CalDavReads; writes: CalDavWrites; authenticator: Authenticator };
 
@@ -106,8 +108,8 @@ function speakDav(scope: FastifyInstance): void {
 export const caldavDiscoveryRoutes: FastifyPluginAsync = async (app) => {
   speakDav(app);
   const toDavRoot = (_request: FastifyRequest, reply: FastifyReply) => reply.redirect(`${DAV_PREFIX}/`, 301);
-  app.route({ method: [...METHODS], url: '/.well-known/caldav', handler: toDavRoot });
-  app.route({ method: 'PROPFIND', url: '/', handler: toDavRoot });
+  app.route({ method: [...METHODS], url: '/.well-known/caldav', schema: UNDOCUMENTED, handler: toDavRoot });
+  app.route({ method: 'PROPFIND', url: '/', schema: UNDOCUMENTED, handler: toDavRoot });
 };
 
 /**
@@ -122,7 +124,7 @@ export const caldavRoutes: FastifyPluginAsync<Options> = async (app, options) =>
     guardRoutes(dav, options.authenticator.requireDavClient);
     dav.setErrorHandler(davErrorReply);
     for (const url of [DAV_PREFIX, `${DAV_PREFIX}/*`]) {
-      dav.route({ method: [...METHODS], url, handler: (request, reply) => handle(request, reply, options) });
+      dav.route({ method: [...METHODS], url, schema: UNDOCUMENTED, handler: (request, reply) => handle(request, reply, options) });
     }
   });
 };
