@@ -34,9 +34,9 @@ export const BASE = [
 export const FEATURE_RANKS = [
   { users: ['accounts.service.ts', 'invitations.store.ts', 'user-events.ts', 'users.store.ts'] },
   { auth: ['authenticate.ts', 'auth.service.ts', 'calendar-tokens.ts', 'oidc/identities.store.ts'] },
-  { bookmarks: ['archive/articles-to-read.ts'], books: ['books.service.ts', 'library/book-formats.ts', 'library/download-name.ts', 'library/library.files.ts'], tasks: [] },
+  { bookmarks: ['archive/articles-to-read.ts'], books: ['books.service.ts', 'library/book-formats.ts', 'library/download-name.ts', 'library/library.files.ts'], tasks: ['task-sync.ts', 'tasks.service.ts'] },
   { admin: [], shelves: ['shelves.service.ts'], reading: [] },
-  { opds: [] },
+  { opds: [], caldav: [] },
 ];
 
 /** What builds and runs the whole: nothing below imports it. Tests and test helpers sit here too. */

@@ -3,6 +3,7 @@ import { benchBookmarks } from './bookmarks/bookmarks.bench.ts';
 import { benchPageText } from './bookmarks/page-text.bench.ts';
 import { benchBooks } from './books/books.bench.ts';
 import { benchBookText } from './books/book-text.bench.ts';
+import { benchCaldav } from './caldav/caldav.bench.ts';
 import { benchMixed } from './mixed/mixed.bench.ts';
 import { benchReader } from './reader/reader.bench.ts';
 import { benchTasks } from './tasks/tasks.bench.ts';
@@ -13,6 +14,7 @@ const benches: Record<string, () => Promise<void>> = {
   bookmarks: benchBookmarks,
   'page-text': benchPageText,
   tasks: benchTasks,
+  caldav: benchCaldav,
   mixed: benchMixed,
   reader: benchReader,
 };

@@ -7,6 +7,7 @@ import { apiTokensRoutes } from './auth/api-tokens.routes.ts';
 import { appPasswordsRoutes } from './auth/app-passwords.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { calendarTokensRoutes } from './auth/calendar-tokens.routes.ts';
+import { caldavDiscoveryRoutes, caldavRoutes } from './caldav/caldav.routes.ts';
 import { decorateRequestsWithPrincipal, guardRoutes } from './auth/authenticate.ts';
 import { identitiesRoutes } from './auth/oidc/identities.routes.ts';
 import { oidcRoutes } from './auth/oidc/oidc.routes.ts';
@@ -211,7 +212,9 @@ export async function buildApp({
     await api.register(opdsRoutes, { books: services.books, shelves: services.shelves, articles: services.articlesToRead, files: services.libraryFiles, authenticator, clock: services.clock, publicUrl: config.publicUrl });
     await api.register(catalogueLoadsRoutes, { loads: services.catalogueLoads, authenticator });
     await api.register(kosyncRoutes, { koreader: services.koreader, authenticator });
+    await api.register(caldavRoutes, { ...services.caldav, authenticator });
   });
+  await app.register(caldavDiscoveryRoutes);
   await registerWebClient(app, { distDir: webDist, isApiPath: apiPaths.has });
   return app;
 }

@@ -86,6 +86,10 @@ import { createKoreaderStore } from './reading/koreader.store.ts';
 import { createPositionsStore } from './reading/positions.store.ts';
 import { createReadingService } from './reading/reading.service.ts';
 import type { PasswordCost } from './auth/passwords.ts';
+import { createCalDavReads } from './caldav/caldav.service.ts';
+import { createCalDavWrites } from './caldav/caldav.writes.ts';
+import { createTaskChangesStore } from './tasks/task-changes.store.ts';
+import { createTaskSync } from './tasks/task-sync.ts';
 
 /** The book search's index, kept in `DATA_DIR` so that a restart reads it rather than building it (docs/book-search.md). */
 export const BOOK_SEARCH_INDEX_FILE = 'book-search.index';
@@ -260,12 +264,15 @@ export async function createServices(options: ServicesOptions) {
     log,
     onRun: onNoticeRun,
   });
+  const zoneOf = async (ownerId: string) => (await usersStore.findById(ownerId))?.timezone ?? 'UTC';
   const tasks = createTasksService({
     tasks: createTasksStore(db, { locking: noticeLocks }),
     clock,
-    zoneOf: async (ownerId) => (await usersStore.findById(ownerId))?.timezone ?? 'UTC',
+    zoneOf,
     onScheduleChange: noticeScheduler.poke,
   });
+  const taskSync = createTaskSync({ changes: createTaskChangesStore(db), zoneOf });
+  const caldavReads = createCalDavReads(taskSync);
   const calendarTokens = createCalendarTokens(db, clock);
   const archivesStore = createArchivesStore(db, pageWordsWriter(storage.dialect));
   const bookmarkArchive = createArchiveService({
@@ -352,6 +359,8 @@ export async function createServices(options: ServicesOptions) {
     linkIntents: createLinkIntents(signingKey, clock),
     users,
     tasks,
+    /** CalDAV over the tasks (caldav/). */
+    caldav: { reads: caldavReads, writes: createCalDavWrites({ sync: taskSync, tasks, clock, objectNamed: caldavReads.objectNamed }) },
     bookmarks,
     /** Kept copies of bookmarked pages. */
     bookmarkArchive,

@@ -23,7 +23,8 @@ export type Principal =
   | { kind: 'api-token'; user: TokenUser; scope: ApiTokenScope }
   | { kind: 'books-api-key' }
   | { kind: 'calendar-feed'; userId: string }
-  | { kind: 'e-reader'; userId: string };
+  | { kind: 'e-reader'; userId: string }
+  | { kind: 'dav-client'; userId: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -89,6 +90,8 @@ export type Authenticator = {
    * passwords in `x-auth-key` (auth/sync-key-auth.ts). Its refusal is the protocol's 401.
    */
   requireSyncKey: RequestCheck;
+  /** A CalDAV client: the account's e-mail and an app password with HTTP Basic (auth/basic-auth.ts), and nothing else. */
+  requireDavClient: RequestCheck;
 };
 
 const readOnlyToken = () => new AppError(403, 'This API token is read-only: it may only read bookmarks and tasks');
@@ -203,6 +206,13 @@ function basicPassword(basicAuth: BasicAuth): Credential {
   });
 }
 
+function davBasicPassword(basicAuth: BasicAuth): Credential {
+  return credential('basic', async (request) => {
+    const userId = await basicAuth(request);
+    return userId === null ? null : { kind: 'dav-client', userId };
+  });
+}
+
 function syncKey(syncKeyAuth: SyncKeyAuth): Credential {
   return credential('koreader', async (request) => {
     const userId = await syncKeyAuth(request);
@@ -299,12 +309,21 @@ export function createAuthenticator({
     requireSyncKey: checkOf([syncKey(syncKeyAuth)], (_request, principal) => {
       if (principal?.kind !== 'e-reader') throw syncUnauthorized();
     }),
+    requireDavClient: checkOf([davBasicPassword(basicAuth)], (_request, principal) => {
+      if (principal?.kind !== 'dav-client') throw basicSignInRequired();
+    }),
   };
 }
 
 /** The user an e-reader signed in as (HTTP Basic or KOReader's sync key), on routes behind `requireSyncKey`. */
 export function eReaderUserOf(request: FastifyRequest): string {
   if (request.principal?.kind !== 'e-reader') throw syncUnauthorized();
+  return request.principal.userId;
+}
+
+/** The user a CalDAV client signed in as, on routes behind `requireDavClient`. */
+export function davUserOf(request: FastifyRequest): string {
+  if (request.principal?.kind !== 'dav-client') throw basicSignInRequired();
   return request.principal.userId;
 }
 

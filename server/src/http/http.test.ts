@@ -93,7 +93,7 @@ describe.each(testDialects)('http surface on %s', (dialect) => {
     ['GET', '/users/auth', 'application/vnd.koreader.v1+json'],
     ['GET', '/kobo/abc/v1/initialization', '*/*'],
     ['GET', '/kobo/abc/v1/library/sync', undefined],
-    ['PROPFIND', '/.well-known/caldav', 'text/html'],
+    ['PROPFIND', '/.well-known/carddav', 'text/html'],
     ['POST', '/no/such/page', BROWSER_PAGE_ACCEPT],
   ])('answers %s %s (Accept: %s), which no route serves, with a JSON 404 rather than the page', async (method, url, accept) => {
     const response = await t.app.inject({ method: method as 'GET', url, headers: accept === undefined ? {} : { accept } });

@@ -22,6 +22,8 @@ export interface Database {
   tasks: TasksTable;
   task_notices: TaskNoticesTable;
   task_completions: TaskCompletionsTable;
+  task_change_counters: TaskChangeCountersTable;
+  task_changes: TaskChangesTable;
   calendar_tokens: CalendarTokensTable;
   api_tokens: ApiTokensTable;
   invitations: InvitationsTable;
@@ -306,6 +308,22 @@ export interface TaskCompletionsTable {
   occurrence_index: number;
   due_time: number;
   completed_at: number;
+}
+
+/** Each owner's count of changes to their tasks: CalDAV's sync token (migration 0037). */
+export interface TaskChangeCountersTable {
+  owner_id: string;
+  last_change: number;
+}
+
+/** A task's latest change (or its deletion, kept as a tombstone) and the name CalDAV clients know it by. */
+export interface TaskChangesTable {
+  owner_id: string;
+  task_id: string;
+  change: number;
+  deleted: number;
+  uid: string;
+  resource_name: string;
 }
 
 /** An e-reader's password (auth/app-passwords.ts): its SHA-256, never the password. */

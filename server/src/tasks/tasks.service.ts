@@ -24,6 +24,7 @@ import { decodeCursor, decodeDoneCursor, encodeCursor, encodeDoneCursor } from '
 import { nextOccurrence } from './schedule.ts';
 import { noticeRulesOf, seriesOf, toCompletion, toDoneEntry, toTask } from './task-record.ts';
 import { taskCalendar } from './tasks.ical.ts';
+import type { ClientIdentity } from './task-changes.store.ts';
 import type { TaskPatch, TaskRow, TasksStore } from './tasks.store.ts';
 
 type Options = {
@@ -109,7 +110,8 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
   }
 
   return {
-    async create(ownerId: string, body: CreateTaskBody): Promise<Task> {
+    /** `identity`: the UID and resource name a CalDAV client gave the task it made. */
+    async create(ownerId: string, body: CreateTaskBody, identity?: ClientIdentity): Promise<Task> {
       const now = clock.now();
       const row: TaskRow = {
         id: randomUUID(),
@@ -135,7 +137,7 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
         notice_error: null,
       };
       row.next_notice_time = pendingNotice(row, await zoneOf(ownerId), now);
-      await tasks.insert(row);
+      await tasks.insert(row, identity);
       onScheduleChange();
       return toTask(row);
     },
@@ -186,6 +188,28 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
       // Completed only at the occurrence read here: one that moves on meanwhile is left as it is.
       const updated = await tasks.complete(row, { ...completion(row, await zoneOf(ownerId), now), last_updated: now }, now);
       if (!updated) throw movedMeanwhile();
+      onScheduleChange();
+      return toTask(updated);
+    },
+
+    /**
+     * Several field changes at once, applied in order as one update (a CalDAV client's PUT); with
+     * `expectedChange`, only to the task as it was at that change (412 otherwise).
+     */
+    async edit(ownerId: string, id: string, changes: readonly TaskFieldChange[], expectedChange?: number): Promise<Task> {
+      const row = await owned(ownerId, id);
+      if (changes.length === 0) return toTask(row);
+      const zone = await zoneOf(ownerId);
+      const now = clock.now();
+      let patched = row;
+      let patch: TaskPatch = {};
+      for (const change of changes) {
+        const step = patchFor(change, patched, zone, now);
+        patch = { ...patch, ...step };
+        patched = { ...patched, ...step } as TaskRow;
+      }
+      const updated = await tasks.update(ownerId, id, { ...patch, last_updated: now }, expectedChange);
+      if (!updated) throw notFound('Task');
       onScheduleChange();
       return toTask(updated);
     },

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { TASK_COMPLETIONS_SHOWN, type TaskStatus } from '../../../contract/tasks.ts';
 import type { Database, TaskCompletionsTable, TasksTable } from '../storage/schema.ts';
+import { type ClientIdentity, recordTaskChange } from './task-changes.store.ts';
 
 export type TaskRow = Selectable<TasksTable>;
 export type TaskPatch = Omit<Updateable<TasksTable>, 'id' | 'owner_id'>;
@@ -16,15 +17,20 @@ const CALENDAR_IDS_PER_QUERY = 500;
 
 /**
  * Task rows; every read and write names the owner in its WHERE, so another user's id is simply not
- * there. With `locking` (PostgreSQL) a delete takes the row locks the notice sender holds.
+ * there. With `locking` (PostgreSQL) a delete takes the row locks the notice sender holds. Every
+ * write records a change (task-changes.store.ts) in its own transaction, for CalDAV's sync tokens.
  */
 export function createTasksStore(db: Kysely<Database>, { locking }: { locking: boolean }) {
   const find = (ownerId: string, id: string): Promise<TaskRow | undefined> =>
     db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
 
   return {
-    async insert(row: TaskRow): Promise<void> {
-      await db.insertInto('tasks').values(row).execute();
+    /** `identity`: the UID and resource name of a task a CalDAV client made. */
+    async insert(row: TaskRow, identity?: ClientIdentity): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('tasks').values(row).execute();
+        await recordTaskChange(trx, row.owner_id, row.id, { identity });
+      });
     },
 
     find,
@@ -47,9 +53,14 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
       return query.orderBy('schedule_time', direction).orderBy('id', direction).limit(limit).execute();
     },
 
-    async update(ownerId: string, id: string, patch: TaskPatch): Promise<TaskRow | undefined> {
-      await db.updateTable('tasks').set(patch).where('owner_id', '=', ownerId).where('id', '=', id).execute();
-      return find(ownerId, id);
+    /** `expectedChange`: only if the task is still at that change (task-changes.store.ts), else a 412 and nothing written. */
+    async update(ownerId: string, id: string, patch: TaskPatch, expectedChange?: number): Promise<TaskRow | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx.updateTable('tasks').set(patch).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return undefined;
+        await recordTaskChange(trx, ownerId, id, { expectedChange });
+        return trx.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+      });
     },
 
     /**
@@ -79,6 +90,7 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
             completed_at: completedAt,
           })
           .execute();
+        await recordTaskChange(trx, row.owner_id, row.id);
         return trx.selectFrom('tasks').selectAll().where('owner_id', '=', row.owner_id).where('id', '=', row.id).executeTakeFirst();
       });
     },
@@ -180,7 +192,9 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
       return db.transaction().execute(async (trx) => {
         if (locking) await trx.selectFrom('task_notices').select('id').where('task_id', '=', id).forUpdate().execute();
         const deleted = await trx.deleteFrom('tasks').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
-        return Number(deleted.numDeletedRows) > 0;
+        if (Number(deleted.numDeletedRows) === 0) return false;
+        await recordTaskChange(trx, ownerId, id, { deleted: true });
+        return true;
       });
     },
   };

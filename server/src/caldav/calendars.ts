@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import type { SyncedTask } from '../tasks/task-sync.ts';
+import { vtodoCalendar } from './vtodo.ts';
+
+/** A calendar is a set of the owner's tasks; today each owner has one, all their tasks. */
+export type Calendar = { id: string; displayName: string };
+
+export const TASKS_CALENDAR: Calendar = { id: 'tasks', displayName: 'Tasks' };
+
+/** The calendars of a user, in the order clients list them. */
+export const calendarsOf = (_userId: string): Calendar[] => [TASKS_CALENDAR];
+
+export const DAV_PREFIX = '/dav';
+export const principalPath = (userId: string) => `${DAV_PREFIX}/principals/${userId}/`;
+export const homePath = (userId: string) => `${DAV_PREFIX}/calendars/${userId}/`;
+export const calendarPath = (userId: string, calendar: Calendar) => `${homePath(userId)}${calendar.id}/`;
+export const objectPath = (userId: string, calendar: Calendar, resourceName: string) =>
+  `${calendarPath(userId, calendar)}${encodeURIComponent(resourceName)}`;
+
+/** What a path names: one of the user's, or null (another user's, or nothing: a 404 either way). */
+export type DavTarget =
+  | { kind: 'root' }
+  | { kind: 'principal' }
+  | { kind: 'home' }
+  | { kind: 'calendar'; calendar: Calendar }
+  | { kind: 'object'; calendar: Calendar; resourceName: string };
+
+export function resolveDavPath(path: string, userId: string): DavTarget | null {
+  let segments: string[];
+  try {
+    segments = path.split('?')[0]!.split('/').filter((segment) => segment !== '').map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+  if (segments[0] !== DAV_PREFIX.slice(1)) return null;
+  const [, area, owner, calendarId, resourceName, ...rest] = segments;
+  if (area === undefined) return { kind: 'root' };
+  if (owner !== userId || rest.length > 0) return null;
+  if (area === 'principals') return calendarId === undefined ? { kind: 'principal' } : null;
+  if (area !== 'calendars') return null;
+  if (calendarId === undefined) return { kind: 'home' };
+  const calendar = calendarsOf(userId).find((candidate) => candidate.id === calendarId);
+  if (!calendar) return null;
+  return resourceName === undefined ? { kind: 'calendar', calendar } : { kind: 'object', calendar, resourceName };
+}
+
+/** A task as a calendar object: its strong ETag, and its text, rendered when first read. */
+export type CalendarObject = { task: SyncedTask; etag: string; readonly text: string };
+
+/** Changed with any change to how a VTODO is written, so that the ETags of a new version differ. */
+const VTODO_FORMAT = 1;
+
+/**
+ * The text is a pure function of the task at its change number and the owner's zone (task-sync.ts
+ * holds nothing else a change leaves unnumbered), so these name it exactly, as a strong ETag
+ * must, without rendering it: a sync lists a thousand ETags and reads the text of few.
+ */
+function etagOf(task: SyncedTask, zone: string): string {
+  const zoneHash = createHash('sha256').update(`${VTODO_FORMAT}\0${zone}`).digest('base64url').slice(0, 8);
+  return `"${task.change}-${zoneHash}"`;
+}
+
+export function calendarObjectOf(task: SyncedTask, zone: string): CalendarObject {
+  let text: string | null = null;
+  return {
+    task,
+    etag: etagOf(task, zone),
+    get text() {
+      text ??= vtodoCalendar(task, zone);
+      return text;
+    },
+  };
+}
+
+const SYNC_TOKEN_PREFIX = 'urn:organiser:tasks-sync:';
+
+/** RFC 6578's token (a URI) for a change number; the calendar's CTag is the same. */
+export const syncTokenOf = (change: number) => `${SYNC_TOKEN_PREFIX}${change}`;
+
+/** The change number of a token; null when it is not one of ours. */
+export function changeOfSyncToken(token: string): number | null {
+  if (!token.startsWith(SYNC_TOKEN_PREFIX)) return null;
+  const digits = token.slice(SYNC_TOKEN_PREFIX.length);
+  return /^\d{1,15}$/.test(digits) ? Number(digits) : null;
+}

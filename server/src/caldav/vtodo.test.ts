@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { ScheduleType } from '../../../contract/tasks.ts';
+import type { SyncedTask } from '../tasks/task-sync.ts';
+import { DavError } from './dav-errors.ts';
+import { scheduleRrule } from './schedule-rrule.ts';
+import { parseClientTodo, vtodoCalendar } from './vtodo.ts';
+
+const calendar = (...lines: string[]) =>
+  ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN', ...lines, 'END:VCALENDAR', ''].join('\r\n');
+const todo = (...lines: string[]) => calendar('BEGIN:VTODO', 'UID:a@b', 'DTSTAMP:20261201T080000Z', 'SUMMARY:Chore', ...lines, 'END:VTODO');
+
+const task = (fields: Partial<SyncedTask> = {}): SyncedTask => ({
+  id: 'id-1',
+  uid: 'id-1',
+  resourceName: 'id-1.ics',
+  change: 1,
+  name: 'Water the plants',
+  comment: 'The ferns, too',
+  active: true,
+  due: Date.UTC(2026, 2, 28, 8),
+  scheduleType: 'w',
+  end: Date.UTC(2026, 5, 1),
+  created: Date.UTC(2026, 0, 1),
+  lastModified: Date.UTC(2026, 1, 1),
+  notice: Date.UTC(2026, 2, 28, 8),
+  ...fields,
+});
+
+describe('the schedule types as RRULEs', () => {
+  it('maps each of the six steps to its RRULE and back, and a one-off task to none', () => {
+    for (const type of ['y', 'q', 'm', 'b', 'w', 'd', 'o'] as ScheduleType[]) {
+      expect(scheduleRrule.typeOf(scheduleRrule.of(type) ?? null) ?? 'o').toBe(type);
+    }
+    expect(scheduleRrule.typeOf('FREQ=WEEKLY;INTERVAL=2;UNTIL=20270101T000000Z;WKST=MO')).toBe('b');
+    expect(scheduleRrule.typeOf('FREQ=DAILY;INTERVAL=3')).toBeUndefined();
+    expect(scheduleRrule.typeOf('FREQ=WEEKLY;BYDAY=MO,TH')).toBeUndefined();
+  });
+});
+
+describe('a task as a VTODO', () => {
+  it('reads back as the task it was written from, in the owner\'s zone across a DST change', () => {
+    const written = vtodoCalendar(task(), 'Europe/Berlin');
+    expect(written).toContain('DUE;TZID=Europe/Berlin:20260328T090000');
+    expect(written).toContain('BEGIN:VTIMEZONE');
+    expect(parseClientTodo(written, 'UTC')).toEqual({
+      uid: 'id-1',
+      name: 'Water the plants',
+      comment: 'The ferns, too',
+      due: Date.UTC(2026, 2, 28, 8),
+      scheduleType: 'w',
+      end: Date.UTC(2026, 5, 1),
+      completed: false,
+    });
+    expect(parseClientTodo(vtodoCalendar(task({ active: false, scheduleType: 'o', end: null }), 'UTC'), 'UTC')).toMatchObject({ completed: true, scheduleType: null });
+  });
+
+  it('reads a client\'s times: UTC, a TZID, floating in the owner\'s zone, a date at its midnight', () => {
+    expect(parseClientTodo(todo('DUE:20261202T170000Z'), 'UTC').due).toBe(Date.UTC(2026, 11, 2, 17));
+    expect(parseClientTodo(todo('DUE;TZID=America/New_York:20261202T120000'), 'UTC').due).toBe(Date.UTC(2026, 11, 2, 17));
+    expect(parseClientTodo(todo('DUE:20261202T180000'), 'Europe/Berlin').due).toBe(Date.UTC(2026, 11, 2, 17));
+    expect(parseClientTodo(todo('DUE;VALUE=DATE:20261202'), 'Europe/Berlin').due).toBe(Date.UTC(2026, 11, 1, 23));
+    expect(parseClientTodo(todo(), 'UTC').due).toBeNull();
+    expect(parseClientTodo(todo('COMPLETED:20261202T170000Z'), 'UTC').completed).toBe(true);
+    expect(parseClientTodo(todo('PRIORITY:1', 'X-UNKNOWN;FOO=bar:baz', 'CATEGORIES:home'), 'UTC').name).toBe('Chore');
+  });
+
+  it('refuses what is not a task in iCalendar: 400, or 403 for another kind of object', () => {
+    const status = (body: string) => {
+      try {
+        parseClientTodo(body, 'UTC');
+        return 200;
+      } catch (error) {
+        return error instanceof DavError ? error.statusCode : 500;
+      }
+    };
+    expect(status('not iCalendar')).toBe(400);
+    expect(status(calendar('BEGIN:VTODO', 'SUMMARY:No UID', 'END:VTODO'))).toBe(400);
+    expect(status(calendar())).toBe(400);
+    expect(status(calendar('BEGIN:VEVENT', 'UID:e', 'DTSTART:20261201T080000Z', 'END:VEVENT'))).toBe(403);
+  });
+});
