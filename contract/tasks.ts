@@ -47,6 +47,14 @@ export const Task = z.object({
   comment: z.string(),
   /** The last failed send of a notice, until a send succeeds again (docs/behaviour/tasks-and-notices.md). */
   notice_error: z.string().nullable(),
+  /** The household list it is in (contract/task-lists.ts); null: the owner's own task. */
+  list_id: z.string().nullable(),
+  /** Whom it is assigned to among the list's people; null: nobody in particular. */
+  assignee_id: z.string().nullable(),
+  /** The people who take turns, one occurrence each, in order; empty: no rotation. */
+  rotation: z.array(z.string()),
+  /** Whose turn the current occurrence is: the rotation's current person, else the assignee. */
+  turn_id: z.string().nullable(),
 });
 export type Task = z.infer<typeof Task>;
 

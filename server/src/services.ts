@@ -64,6 +64,8 @@ import { createMailer } from './mail/mailer.ts';
 import type { Storage } from './storage/database.ts';
 import { createShelvesService } from './shelves/shelves.service.ts';
 import { createShelvesStore } from './shelves/shelves.store.ts';
+import { createListsService } from './tasks/lists.service.ts';
+import { createListsStore } from './tasks/lists.store.ts';
 import { createNoticeScheduler } from './tasks/notice-scheduler.ts';
 import { createNoticesStore } from './tasks/notices.store.ts';
 import { createTasksService } from './tasks/tasks.service.ts';
@@ -235,8 +237,11 @@ export async function createServices(options: ServicesOptions) {
     log,
     onRun: onNoticeRun,
   });
+  const listsStore = createListsStore(db);
+  const taskLists = createListsService({ lists: listsStore, clock });
   const tasks = createTasksService({
     tasks: createTasksStore(db, { locking: noticeLocks }),
+    lists: listsStore,
     clock,
     zoneOf: async (ownerId) => (await usersStore.findById(ownerId))?.timezone ?? 'UTC',
     onScheduleChange: noticeScheduler.poke,
@@ -327,6 +332,7 @@ export async function createServices(options: ServicesOptions) {
     linkIntents: createLinkIntents(signingKey, clock),
     users,
     tasks,
+    taskLists,
     bookmarks,
     /** Kept copies of bookmarked pages. */
     bookmarkArchive,

@@ -2,6 +2,7 @@ import type { Logger } from '../logger.ts';
 import type { Clock } from '../clock.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { isInCalendar } from './local-calendar.ts';
+import { turnMemberOf } from './lists.turn.ts';
 import { composeNotice, noticeKey } from './notice-mail.ts';
 import { repeatNotice } from './notice-times.ts';
 import type { Claim, DueTask, NoticeRow, NoticesStore, SendOutcome } from './notices.store.ts';
@@ -58,7 +59,7 @@ export function createNoticeScheduler({ notices, mailer, clock, publicUrl, log, 
         log.warn({ task: task.id }, 'task notices stopped: its times lie beyond the calendar');
         return { notice: null, nextNoticeTime: null };
       }
-      const mail = composeNotice(task, { email: task.owner_email, zone }, publicUrl);
+      const mail = composeNotice(task, { email: task.owner_email, zone }, publicUrl, turnMemberOf(task)?.email ?? null);
       return {
         notice: {
           id: noticeKey(task.id, task.schedule_time, noticeTime),

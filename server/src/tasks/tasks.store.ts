@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import { TASK_COMPLETIONS_SHOWN, type TaskStatus } from '../../../contract/tasks.ts';
 import type { Database, TaskCompletionsTable, TasksTable } from '../storage/schema.ts';
+import { taskVisibleTo } from './lists.store.ts';
 
 export type TaskRow = Selectable<TasksTable>;
 export type TaskPatch = Omit<Updateable<TasksTable>, 'id' | 'owner_id'>;
@@ -15,12 +16,13 @@ export type DoneRow = CompletionRow & Pick<TaskRow, 'name' | 'schedule_type'>;
 const CALENDAR_IDS_PER_QUERY = 500;
 
 /**
- * Task rows; every read and write names the owner in its WHERE, so another user's id is simply not
- * there. With `locking` (PostgreSQL) a delete takes the row locks the notice sender holds.
+ * Task rows; every read and write names the viewer in its WHERE (their own tasks and those of the
+ * lists they own or are a member of: `taskVisibleTo`), so another user's id is simply not there.
+ * With `locking` (PostgreSQL) a delete takes the row locks the notice sender holds.
  */
 export function createTasksStore(db: Kysely<Database>, { locking }: { locking: boolean }) {
-  const find = (ownerId: string, id: string): Promise<TaskRow | undefined> =>
-    db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+  const find = (viewerId: string, id: string): Promise<TaskRow | undefined> =>
+    db.selectFrom('tasks').selectAll().where('id', '=', id).where(taskVisibleTo(viewerId)).executeTakeFirst();
 
   return {
     async insert(row: TaskRow): Promise<void> {
@@ -33,9 +35,9 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
      * `limit` tasks after `after`: active ones soonest due first, done ones latest due first (the
      * last finished on top), all of them soonest due first.
      */
-    page(ownerId: string, status: TaskStatus, after: TaskPosition | undefined, limit: number): Promise<TaskRow[]> {
+    page(viewerId: string, status: TaskStatus, after: TaskPosition | undefined, limit: number): Promise<TaskRow[]> {
       const newestFirst = status === 'done';
-      let query = db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId);
+      let query = db.selectFrom('tasks').selectAll().where(taskVisibleTo(viewerId));
       if (status !== 'all') query = query.where('active', '=', status === 'active' ? 1 : 0);
       if (after) {
         // A row-value comparison: both databases read it as one range of the index; an OR would scan.
@@ -47,9 +49,13 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
       return query.orderBy('schedule_time', direction).orderBy('id', direction).limit(limit).execute();
     },
 
-    async update(ownerId: string, id: string, patch: TaskPatch): Promise<TaskRow | undefined> {
-      await db.updateTable('tasks').set(patch).where('owner_id', '=', ownerId).where('id', '=', id).execute();
-      return find(ownerId, id);
+    /** Changes the task, if the viewer may; the task as it is then, or undefined when they may not (or it is gone). */
+    async update(viewerId: string, id: string, patch: TaskPatch): Promise<TaskRow | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx.updateTable('tasks').set(patch).where('id', '=', id).where(taskVisibleTo(viewerId)).executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return undefined;
+        return trx.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+      });
     },
 
     /**
@@ -57,13 +63,13 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
      * occurrence `row` shows: of two Completes at once, the second finds it moved and changes nothing.
      * Undefined when it had moved (or is gone).
      */
-    async complete(row: TaskRow, patch: TaskPatch, completedAt: number): Promise<TaskRow | undefined> {
+    async complete(viewerId: string, row: TaskRow, patch: TaskPatch, completedAt: number): Promise<TaskRow | undefined> {
       return db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable('tasks')
           .set(patch)
-          .where('owner_id', '=', row.owner_id)
           .where('id', '=', row.id)
+          .where(taskVisibleTo(viewerId))
           .where('active', '=', 1)
           .where('occurrence_index', '=', row.occurrence_index)
           .where('schedule_time', '=', row.schedule_time)
@@ -79,31 +85,32 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
             completed_at: completedAt,
           })
           .execute();
-        return trx.selectFrom('tasks').selectAll().where('owner_id', '=', row.owner_id).where('id', '=', row.id).executeTakeFirst();
+        return trx.selectFrom('tasks').selectAll().where('id', '=', row.id).executeTakeFirst();
       });
     },
 
     /** The task's newest completions, newest first. */
-    completions(ownerId: string, taskId: string): Promise<CompletionRow[]> {
+    completions(viewerId: string, taskId: string): Promise<CompletionRow[]> {
       return db
         .selectFrom('task_completions')
-        .selectAll()
-        .where('owner_id', '=', ownerId)
-        .where('task_id', '=', taskId)
-        .orderBy('completed_at', 'desc')
-        .orderBy('id', 'desc')
+        .innerJoin('tasks', 'tasks.id', 'task_completions.task_id')
+        .selectAll('task_completions')
+        .where('task_completions.task_id', '=', taskId)
+        .where(taskVisibleTo(viewerId))
+        .orderBy('task_completions.completed_at', 'desc')
+        .orderBy('task_completions.id', 'desc')
         .limit(TASK_COMPLETIONS_SHOWN)
         .execute();
     },
 
-    /** `limit` completions of the owner's tasks after `after`, the latest completed first, each with its task's name and kind. */
-    done(ownerId: string, after: DonePosition | undefined, limit: number): Promise<DoneRow[]> {
+    /** `limit` completions of the viewer's tasks after `after`, the latest completed first, each with its task's name and kind. */
+    done(viewerId: string, after: DonePosition | undefined, limit: number): Promise<DoneRow[]> {
       let query = db
         .selectFrom('task_completions')
         .innerJoin('tasks', 'tasks.id', 'task_completions.task_id')
         .selectAll('task_completions')
         .select(['tasks.name', 'tasks.schedule_type'])
-        .where('task_completions.owner_id', '=', ownerId);
+        .where(taskVisibleTo(viewerId));
       if (after) {
         query = query.where((eb) =>
           eb(eb.refTuple('task_completions.completed_at', 'task_completions.id'), '<', eb.tuple(after.completedAt, after.id)),
@@ -126,15 +133,15 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
     },
 
     /**
-     * What the calendar feed reads: the owner's active tasks, soonest due first, and the completions
+     * What the calendar feed reads: the viewer's active tasks, soonest due first, and the completions
      * due within `from`–`to` with the tasks they belong to. At most `limit` of each, as the feed
      * shows no more events than that.
      */
-    async calendar(ownerId: string, from: number, to: number, limit: number): Promise<{ tasks: TaskRow[]; completions: CompletionRow[] }> {
+    async calendar(viewerId: string, from: number, to: number, limit: number): Promise<{ tasks: TaskRow[]; completions: CompletionRow[] }> {
       const active = await db
         .selectFrom('tasks')
         .selectAll()
-        .where('owner_id', '=', ownerId)
+        .where(taskVisibleTo(viewerId))
         .where('active', '=', 1)
         .orderBy('schedule_time')
         .orderBy('id')
@@ -142,11 +149,12 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
         .execute();
       const completions = await db
         .selectFrom('task_completions')
-        .selectAll()
-        .where('owner_id', '=', ownerId)
-        .where('due_time', '>=', from)
-        .where('due_time', '<=', to)
-        .orderBy('due_time')
+        .innerJoin('tasks', 'tasks.id', 'task_completions.task_id')
+        .selectAll('task_completions')
+        .where(taskVisibleTo(viewerId))
+        .where('task_completions.due_time', '>=', from)
+        .where('task_completions.due_time', '<=', to)
+        .orderBy('task_completions.due_time')
         .limit(limit)
         .execute();
       const loaded = new Set(active.map((task) => task.id));
@@ -154,13 +162,13 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
       const others: TaskRow[] = [];
       for (let at = 0; at < missing.length; at += CALENDAR_IDS_PER_QUERY) {
         const ids = missing.slice(at, at + CALENDAR_IDS_PER_QUERY);
-        others.push(...(await db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('id', 'in', ids).execute()));
+        others.push(...(await db.selectFrom('tasks').selectAll().where(taskVisibleTo(viewerId)).where('id', 'in', ids).execute()));
       }
       return { tasks: [...active, ...others], completions };
     },
 
     /**
-     * Deletes the task with its notices and completions; false when the owner has no such task.
+     * Deletes the task with its notices and completions; false when the viewer has no such task.
      *
      * A notice being sent is neither lost nor sent twice. First the task stops taking new notices
      * (committed at once, so the scheduler claims none meanwhile); then, on PostgreSQL, the delete
@@ -169,17 +177,17 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
      * sender's own order (notice, then task), so the two never wait for each other. On SQLite a
      * send under way finds its notice gone when it records the outcome, and records nothing.
      */
-    async delete(ownerId: string, id: string): Promise<boolean> {
+    async delete(viewerId: string, id: string): Promise<boolean> {
       const stopped = await db
         .updateTable('tasks')
         .set({ next_notice_time: null })
-        .where('owner_id', '=', ownerId)
         .where('id', '=', id)
+        .where(taskVisibleTo(viewerId))
         .executeTakeFirst();
       if (Number(stopped.numUpdatedRows) === 0) return false;
       return db.transaction().execute(async (trx) => {
         if (locking) await trx.selectFrom('task_notices').select('id').where('task_id', '=', id).forUpdate().execute();
-        const deleted = await trx.deleteFrom('tasks').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+        const deleted = await trx.deleteFrom('tasks').where('id', '=', id).where(taskVisibleTo(viewerId)).executeTakeFirst();
         return Number(deleted.numDeletedRows) > 0;
       });
     },
