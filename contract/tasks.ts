@@ -65,8 +65,12 @@ export const TASK_STATUSES = ['active', 'done', 'all'] as const;
 export const TaskStatus = z.enum(TASK_STATUSES, { error: 'must be one of active, done, all' });
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
+/** `list=` on the task list: the tasks of one household list by its id, or `none`, the caller's own unlisted ones. */
+export const OWN_TASKS = 'none';
+
 export const TaskPageQuery = z.strictObject({
   status: TaskStatus.default('active'),
+  list: z.string().min(1, 'must be a list id or none').max(64, 'must be a list id or none').optional(),
   pageSize: z.coerce
     .number({ error: 'must be a number' })
     .int('must be a whole number')
@@ -105,7 +109,7 @@ export const DoneEntry = TaskCompletion.extend({
 });
 export type DoneEntry = z.infer<typeof DoneEntry>;
 
-export const DonePageQuery = TaskPageQuery.omit({ status: true });
+export const DonePageQuery = TaskPageQuery.omit({ status: true, list: true });
 
 /** `GET /schedule/completions` reply: the latest completed first; `cursor` is the next page's, or NO_MORE_RESULTS. */
 export const DonePage = z.object({ done: z.array(DoneEntry), cursor: z.string() });

@@ -68,6 +68,10 @@ describe.each(testDialects)('household task lists on %s', (dialect) => {
     expect(await active(sam)).toEqual(expect.arrayContaining(['Put the bins out', 'Water the plants']));
     expect(await active(sam)).not.toContain('Olive alone');
     expect(await active(stan)).toEqual([]);
+    const filtered = async (who: Person, list: string) => TaskPage.parse(await ok(who, 'GET', `/schedule?pageSize=100&list=${list}`)).tasks.map((task) => task.name);
+    expect((await filtered(sam, list.id)).sort()).toEqual(['Put the bins out', 'Water the plants']);
+    expect(await filtered(olive, 'none')).toEqual(['Olive alone']);
+    expect(await filtered(stan, list.id)).toEqual([]);
 
     expect((await complete(sam, bins.id)).schedule_time).toBe(iso(Date.parse(bins.schedule_time) + DAY));
     expect(await complete(olive, plants.id)).toMatchObject({ active: false });

@@ -211,10 +211,10 @@ export function createTasksService({ tasks, lists, clock, zoneOf, onScheduleChan
       return presentOne(await owned(viewerId, id));
     },
 
-    async page(viewerId: string, status: TaskStatus, cursor: string | undefined, pageSize: number): Promise<TaskPage> {
+    async page(viewerId: string, status: TaskStatus, cursor: string | undefined, pageSize: number, list?: string): Promise<TaskPage> {
       const after = cursor ? decodeCursor(cursor) : undefined;
       // One row more than asked tells whether another page follows.
-      const rows = await tasks.page(viewerId, status, after, pageSize + 1);
+      const rows = await tasks.page(viewerId, status, after, pageSize + 1, list);
       const more = rows.length > pageSize;
       const shown = rows.slice(0, pageSize);
       const last = shown.at(-1);

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import { TASK_COMPLETIONS_SHOWN, type TaskStatus } from '../../../contract/tasks.ts';
+import { OWN_TASKS, TASK_COMPLETIONS_SHOWN, type TaskStatus } from '../../../contract/tasks.ts';
 import type { Database, TaskCompletionsTable, TasksTable } from '../storage/schema.ts';
 import { taskVisibleTo } from './lists.store.ts';
 
@@ -33,11 +33,13 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
 
     /**
      * `limit` tasks after `after`: active ones soonest due first, done ones latest due first (the
-     * last finished on top), all of them soonest due first.
+     * last finished on top), all of them soonest due first. With `list`, only that list's tasks, or
+     * with OWN_TASKS only the viewer's unlisted ones.
      */
-    page(viewerId: string, status: TaskStatus, after: TaskPosition | undefined, limit: number): Promise<TaskRow[]> {
+    page(viewerId: string, status: TaskStatus, after: TaskPosition | undefined, limit: number, list?: string): Promise<TaskRow[]> {
       const newestFirst = status === 'done';
       let query = db.selectFrom('tasks').selectAll().where(taskVisibleTo(viewerId));
+      if (list !== undefined) query = list === OWN_TASKS ? query.where('list_id', 'is', null) : query.where('list_id', '=', list);
       if (status !== 'all') query = query.where('active', '=', status === 'active' ? 1 : 0);
       if (after) {
         // A row-value comparison: both databases read it as one range of the index; an OR would scan.
