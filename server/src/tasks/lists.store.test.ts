@@ -119,4 +119,17 @@ describe.each(testDialects)('the task lists store on %s', (dialect) => {
     expect(await tasks.find('sam', 'van')).toBeUndefined();
     expect(await lists.people([list])).toEqual([]);
   });
+
+  it("leaves the tasks of a list whose owner's account is deleted to their creators", async () => {
+    await storage.db
+      .insertInto('users')
+      .values({ id: 'leaver', email: 'leaver@example.org', display_name: 'Leaver', photo: null, password_hash: null, timezone: null, is_admin: 0, created_at: AT, updated_at: AT, disabled_at: null, password_change_required: 0 })
+      .execute();
+    const list = await lists.create('leaver', 'Left behind', AT);
+    await lists.setMembers('leaver', list, ['sam@example.org']);
+    await tasks.insert(task('kept', 'sam', list));
+    await storage.db.deleteFrom('users').where('id', '=', 'leaver').execute();
+    expect(await tasks.find('sam', 'kept')).toMatchObject({ list_id: null });
+    expect(await lists.find('sam', list)).toBeUndefined();
+  });
 });
