@@ -132,4 +132,25 @@ describe.each(testDialects)('the task lists store on %s', (dialect) => {
     expect(await tasks.find('sam', 'kept')).toMatchObject({ list_id: null });
     expect(await lists.find('sam', list)).toBeUndefined();
   });
+
+  it("pages through the viewer's own tasks and their lists' tasks as one list, in due order", async () => {
+    const list = await lists.create('ada', 'Paged', AT);
+    await lists.setMembers('ada', list, ['stan@example.org']);
+    const due = [5, 1, 4, 2, 6, 3];
+    for (const [at, minutes] of due.entries()) {
+      const row = task(`paged-${minutes}`, at % 2 === 0 ? 'stan' : 'ada', at % 3 === 0 ? null : list);
+      await tasks.insert({ ...row, schedule_time: AT + minutes * 60_000 });
+    }
+    const pages: string[][] = [];
+    let after: { scheduleTime: number; id: string } | undefined;
+    for (;;) {
+      const page = await tasks.page('stan', 'active', after, 2);
+      if (page.length === 0) break;
+      pages.push(page.map((row) => row.id));
+      const last = page.at(-1)!;
+      after = { scheduleTime: last.schedule_time, id: last.id };
+    }
+    // Stan's own (due 5) and the list's (1, 3, 4, 6), not Ada's own (2).
+    expect(pages).toEqual([['paged-1', 'paged-3'], ['paged-4', 'paged-5'], ['paged-6']]);
+  });
 });

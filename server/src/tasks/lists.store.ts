@@ -18,6 +18,14 @@ export const taskVisibleTo = (viewerId: string) => (eb: ExpressionBuilder<Databa
     eb('tasks.list_id', 'in', eb.selectFrom('task_list_members').select('task_list_members.list_id').where('task_list_members.user_id', '=', viewerId)),
   ]);
 
+/** The ids of the lists the viewer owns or is a member of, as a subquery. */
+export const listIdsOf = (db: Kysely<Database>, viewerId: string) =>
+  db
+    .selectFrom('task_lists')
+    .select('task_lists.id as list_id')
+    .where('task_lists.owner_id', '=', viewerId)
+    .union(db.selectFrom('task_list_members').select('task_list_members.list_id').where('task_list_members.user_id', '=', viewerId));
+
 /** The list `task_lists` is the viewer's own or shared with them. */
 const listVisibleTo = (viewerId: string) => (eb: ExpressionBuilder<Database, 'task_lists'>) =>
   eb.or([

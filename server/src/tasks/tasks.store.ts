@@ -1,7 +1,7 @@
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
 import { OWN_TASKS, TASK_COMPLETIONS_SHOWN, type TaskStatus } from '../../../contract/tasks.ts';
 import type { Database, TaskCompletionsTable, TasksTable } from '../storage/schema.ts';
-import { taskVisibleTo } from './lists.store.ts';
+import { listIdsOf, taskVisibleTo } from './lists.store.ts';
 
 export type TaskRow = Selectable<TasksTable>;
 export type TaskPatch = Omit<Updateable<TasksTable>, 'id' | 'owner_id'>;
@@ -38,17 +38,38 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
      */
     page(viewerId: string, status: TaskStatus, after: TaskPosition | undefined, limit: number, list?: string): Promise<TaskRow[]> {
       const newestFirst = status === 'done';
-      let query = db.selectFrom('tasks').selectAll().where(taskVisibleTo(viewerId));
-      if (list !== undefined) query = list === OWN_TASKS ? query.where('list_id', 'is', null) : query.where('list_id', '=', list);
-      if (status !== 'all') query = query.where('active', '=', status === 'active' ? 1 : 0);
-      if (after) {
-        // A row-value comparison: both databases read it as one range of the index; an OR would scan.
-        query = query.where((eb) =>
-          eb(eb.refTuple('schedule_time', 'id'), newestFirst ? '<' : '>', eb.tuple(after.scheduleTime, after.id)),
-        );
-      }
       const direction = newestFirst ? 'desc' : 'asc';
-      return query.orderBy('schedule_time', direction).orderBy('id', direction).limit(limit).execute();
+      const narrowed = (query: SelectQueryBuilder<Database, 'tasks', TaskRow>) => {
+        let shown = query;
+        if (status !== 'all') shown = shown.where('active', '=', status === 'active' ? 1 : 0);
+        if (after) {
+          // A row-value comparison: both databases read it as one range of the index; an OR would scan.
+          shown = shown.where((eb) =>
+            eb(eb.refTuple('schedule_time', 'id'), newestFirst ? '<' : '>', eb.tuple(after.scheduleTime, after.id)),
+          );
+        }
+        return shown.orderBy('schedule_time', direction).orderBy('id', direction).limit(limit);
+      };
+      // The viewer's own tasks and their lists' tasks, each a range of its own index, merged: one
+      // query with an OR of the two sorted every task of the viewer for each page (35 ms at 100,000).
+      const own = narrowed(db.selectFrom('tasks').selectAll().where('owner_id', '=', viewerId).where('list_id', 'is', null));
+      const listed = narrowed(
+        db
+          .selectFrom('tasks')
+          .selectAll()
+          .where('list_id', 'in', listIdsOf(db, viewerId))
+          .$if(list !== undefined && list !== OWN_TASKS, (query) => query.where('list_id', '=', list ?? '')),
+      );
+      if (list === OWN_TASKS) return own.execute();
+      if (list !== undefined) return listed.execute();
+      return db
+        .selectFrom(own.as('own'))
+        .selectAll()
+        .unionAll(db.selectFrom(listed.as('listed')).selectAll())
+        .orderBy('schedule_time', direction)
+        .orderBy('id', direction)
+        .limit(limit)
+        .execute();
     },
 
     /** Changes the task, if the viewer may; the task as it is then, or undefined when they may not (or it is gone). */
@@ -107,18 +128,32 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
 
     /** `limit` completions of the viewer's tasks after `after`, the latest completed first, each with its task's name and kind. */
     done(viewerId: string, after: DonePosition | undefined, limit: number): Promise<DoneRow[]> {
-      let query = db
-        .selectFrom('task_completions')
-        .innerJoin('tasks', 'tasks.id', 'task_completions.task_id')
-        .selectAll('task_completions')
-        .select(['tasks.name', 'tasks.schedule_type'])
-        .where(taskVisibleTo(viewerId));
-      if (after) {
-        query = query.where((eb) =>
-          eb(eb.refTuple('task_completions.completed_at', 'task_completions.id'), '<', eb.tuple(after.completedAt, after.id)),
-        );
-      }
-      return query.orderBy('task_completions.completed_at', 'desc').orderBy('task_completions.id', 'desc').limit(limit).execute();
+      const of = (where: 'own' | 'listed') => {
+        let query = db
+          .selectFrom('task_completions')
+          .innerJoin('tasks', 'tasks.id', 'task_completions.task_id')
+          .selectAll('task_completions')
+          .select(['tasks.name', 'tasks.schedule_type']);
+        // As the task page: the owner's own through the owner's index, their lists' apart, merged.
+        query =
+          where === 'own'
+            ? query.where('task_completions.owner_id', '=', viewerId).where('tasks.list_id', 'is', null)
+            : query.where('tasks.list_id', 'in', listIdsOf(db, viewerId));
+        if (after) {
+          query = query.where((eb) =>
+            eb(eb.refTuple('task_completions.completed_at', 'task_completions.id'), '<', eb.tuple(after.completedAt, after.id)),
+          );
+        }
+        return query.orderBy('task_completions.completed_at', 'desc').orderBy('task_completions.id', 'desc').limit(limit);
+      };
+      return db
+        .selectFrom(of('own').as('own'))
+        .selectAll()
+        .unionAll(db.selectFrom(of('listed').as('listed')).selectAll())
+        .orderBy('completed_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
     },
 
     /** Every task of the owner (due order) and every completion (oldest first), for the owner's export. */
