@@ -54,6 +54,12 @@ const NoticeHours = z
   .transform((hours) => [...new Set(hours)].sort((a, b) => a - b));
 const Comment = z.string({ error: 'must be text' }).max(MAX_TASK_COMMENT, `must be at most ${MAX_TASK_COMMENT} characters`);
 const Flag = z.boolean({ error: 'must be true or false' });
+const RowId = z.string({ error: 'must be an id' }).min(1, 'must be an id').max(64, 'must be an id');
+/** Each person once, in turn order. */
+const Rotation = z
+  .array(RowId, { error: 'must be a list of ids' })
+  .max(50, 'may be at most 50')
+  .refine((ids) => new Set(ids).size === ids.length, 'must name each person once');
 
 /** Every field `PUT /schedule/{id}` may change, with the value each accepts. */
 export const TASK_FIELD_VALUES = {
@@ -67,6 +73,9 @@ export const TASK_FIELD_VALUES = {
   comment: Comment,
   overdue_notice: Flag,
   notice_in_workday: Flag,
+  list_id: RowId.nullable(),
+  assignee_id: RowId.nullable(),
+  rotation: Rotation,
 } as const;
 export type TaskField = keyof typeof TASK_FIELD_VALUES;
 export const TASK_FIELDS = Object.keys(TASK_FIELD_VALUES) as TaskField[];
@@ -111,6 +120,9 @@ export const CreateTaskBody = z.strictObject({
   overdue_notice: Flag.default(true),
   notice_in_workday: Flag.default(false),
   comment: Comment.default(''),
+  list_id: RowId.nullable().default(null),
+  assignee_id: RowId.nullable().default(null),
+  rotation: Rotation.default([]),
 }).superRefine((body, context) => {
   if (body.schedule_end_time !== null && body.schedule_end_time < body.first_schedule_time) {
     context.addIssue({ code: 'custom', message: END_BEFORE_FIRST_DUE_MESSAGE, path: ['schedule_end_time'] });

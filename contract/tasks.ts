@@ -47,6 +47,14 @@ export const Task = z.object({
   comment: z.string(),
   /** The last failed send of a notice, until a send succeeds again (docs/behaviour/tasks-and-notices.md). */
   notice_error: z.string().nullable(),
+  /** The household list it is in (contract/task-lists.ts); null: the owner's own task. */
+  list_id: z.string().nullable(),
+  /** Whom it is assigned to among the list's people; null: nobody in particular. */
+  assignee_id: z.string().nullable(),
+  /** The people who take turns, one occurrence each, in order; empty: no rotation. */
+  rotation: z.array(z.string()),
+  /** Whose turn the current occurrence is: the rotation's current person, else the assignee. */
+  turn_id: z.string().nullable(),
 });
 export type Task = z.infer<typeof Task>;
 
@@ -57,8 +65,12 @@ export const TASK_STATUSES = ['active', 'done', 'all'] as const;
 export const TaskStatus = z.enum(TASK_STATUSES, { error: 'must be one of active, done, all' });
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
+/** `list=` on the task list: the tasks of one household list by its id, or `none`, the caller's own unlisted ones. */
+export const OWN_TASKS = 'none';
+
 export const TaskPageQuery = z.strictObject({
   status: TaskStatus.default('active'),
+  list: z.string().min(1, 'must be a list id or none').max(64, 'must be a list id or none').optional(),
   pageSize: z.coerce
     .number({ error: 'must be a number' })
     .int('must be a whole number')
@@ -97,7 +109,7 @@ export const DoneEntry = TaskCompletion.extend({
 });
 export type DoneEntry = z.infer<typeof DoneEntry>;
 
-export const DonePageQuery = TaskPageQuery.omit({ status: true });
+export const DonePageQuery = TaskPageQuery.omit({ status: true, list: true });
 
 /** `GET /schedule/completions` reply: the latest completed first; `cursor` is the next page's, or NO_MORE_RESULTS. */
 export const DonePage = z.object({ done: z.array(DoneEntry), cursor: z.string() });

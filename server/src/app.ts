@@ -42,6 +42,7 @@ import { createServices, type ServicesOptions } from './services.ts';
 import type { Storage } from './storage/database.ts';
 import { shelvesRoutes } from './shelves/shelves.routes.ts';
 import { calendarFeedRoutes } from './tasks/calendar.routes.ts';
+import { listsRoutes } from './tasks/lists.routes.ts';
 import { tasksRoutes } from './tasks/tasks.routes.ts';
 import { usersRoutes } from './users/users.routes.ts';
 
@@ -170,6 +171,7 @@ export async function buildApp({
       await owners.register(bookmarksRoutes, { bookmarks: services.bookmarks, previews: services.linkPreviews });
       await owners.register(archiveRoutes, { archive: services.bookmarkArchive });
       await owners.register(tasksRoutes, { tasks: services.tasks });
+      await owners.register(listsRoutes, { lists: services.taskLists });
     });
     // linkding's browser extension and apps, given `https://host/linkding`: its API under that base,
     // with a personal API token as `Authorization: Token …` (docs/behaviour/bookmarks.md).

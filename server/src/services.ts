@@ -69,6 +69,8 @@ import { loadVapidKeys } from './notify/vapid-keys.ts';
 import type { Storage } from './storage/database.ts';
 import { createShelvesService } from './shelves/shelves.service.ts';
 import { createShelvesStore } from './shelves/shelves.store.ts';
+import { createListsService } from './tasks/lists.service.ts';
+import { createListsStore } from './tasks/lists.store.ts';
 import { createNoticeScheduler } from './tasks/notice-scheduler.ts';
 import { createNoticesStore } from './tasks/notices.store.ts';
 import { createTasksService } from './tasks/tasks.service.ts';
@@ -265,8 +267,11 @@ export async function createServices(options: ServicesOptions) {
     onRun: onNoticeRun,
   });
   const zoneOf = async (ownerId: string) => (await usersStore.findById(ownerId))?.timezone ?? 'UTC';
+  const listsStore = createListsStore(db);
+  const taskLists = createListsService({ lists: listsStore, clock });
   const tasks = createTasksService({
     tasks: createTasksStore(db, { locking: noticeLocks }),
+    lists: listsStore,
     clock,
     zoneOf,
     onScheduleChange: noticeScheduler.poke,
@@ -361,6 +366,7 @@ export async function createServices(options: ServicesOptions) {
     tasks,
     /** CalDAV over the tasks (caldav/). */
     caldav: { reads: caldavReads, writes: createCalDavWrites({ sync: taskSync, tasks, clock, objectNamed: caldavReads.objectNamed }) },
+    taskLists,
     bookmarks,
     /** Kept copies of bookmarked pages. */
     bookmarkArchive,

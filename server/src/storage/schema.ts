@@ -24,6 +24,8 @@ export interface Database {
   task_completions: TaskCompletionsTable;
   task_change_counters: TaskChangeCountersTable;
   task_changes: TaskChangesTable;
+  task_lists: TaskListsTable;
+  task_list_members: TaskListMembersTable;
   calendar_tokens: CalendarTokensTable;
   api_tokens: ApiTokensTable;
   invitations: InvitationsTable;
@@ -248,6 +250,25 @@ export interface TasksTable {
   notice_in_workday: number;
   comment: string;
   notice_error: string | null;
+  /** The household list it is in (tasks/lists.store.ts); null: its owner's own task. */
+  list_id: string | null;
+  assignee_id: string | null;
+  /** JSON array of user ids in turn order; `rotation_turn` counts the Completes since it was set. */
+  rotation: string;
+  rotation_turn: number;
+}
+
+/** A household list of tasks; its members see and act on its tasks as its owner does. */
+export interface TaskListsTable {
+  id: string;
+  owner_id: string;
+  name: string;
+  created: number;
+}
+
+export interface TaskListMembersTable {
+  list_id: string;
+  user_id: string;
 }
 
 /** The notice outbox: one row per notice, keyed by task, occurrence and notice time, kept after sending. */

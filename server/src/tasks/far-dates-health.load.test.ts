@@ -60,6 +60,10 @@ describe.each(testDialects)('health while far-date tasks are completed and notic
         notice_in_workday: 0,
         comment: '',
         notice_error: null,
+        list_id: null,
+        assignee_id: null,
+        rotation: '[]',
+        rotation_turn: 0,
       });
       // A server in service has run these routes before: the first run of any request costs tens of
       // milliseconds of compiling, far dates or not, which is not what this measures.

@@ -57,6 +57,10 @@ describe.each(testDialects)('far dates on %s', (dialect) => {
       notice_in_workday: 0,
       comment: '',
       notice_error: null,
+      list_id: null,
+      assignee_id: null,
+      rotation: '[]',
+      rotation_turn: 0,
       ...fields,
     };
     await t.storage.db.insertInto('tasks').values(row).execute();

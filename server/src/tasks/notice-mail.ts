@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { NoticeMessage } from '../notify/notice-message.ts';
+import { type TurnTask, turnMemberOf } from './lists.turn.ts';
 import type { TaskRow } from './tasks.store.ts';
 
 export type NoticeMail = { recipients: string[]; subject: string; body: string };
@@ -11,14 +12,18 @@ const dueText = (task: TaskRow, zone: string) =>
 
 const taskUrl = (task: TaskRow, publicUrl: string) => `${publicUrl}/task/${encodeURIComponent(task.id)}`;
 
-/** The notice of docs/behaviour/tasks-and-notices.md: the task, its due time in the owner's zone, the comment and a link. */
-export function composeNotice(task: TaskRow, owner: Owner, publicUrl: string): NoticeMail {
+/**
+ * The notice of docs/behaviour/tasks-and-notices.md: the task, its due time in the owner's zone, the
+ * comment and a link. It goes to the task's `emails` and to `turnEmail`, the address of the person
+ * whose turn it is in a household list; to the owner when there is neither.
+ */
+export function composeNotice(task: TaskRow, owner: Owner, publicUrl: string, turnEmail: string | null): NoticeMail {
   const emails = JSON.parse(task.emails) as string[];
   const lines = [`${task.name}`, '', `Due: ${dueText(task, owner.zone)}`];
   if (task.comment) lines.push('', task.comment);
   lines.push('', taskUrl(task, publicUrl));
   return {
-    recipients: emails.length > 0 ? emails : [owner.email],
+    recipients: emails.length > 0 || turnEmail !== null ? recipientsWith(emails, turnEmail) : [owner.email],
     subject: `Task due: ${task.name}`,
     body: `${lines.join('\n')}\n`,
   };
@@ -39,9 +44,15 @@ export function composePushMessage(task: TaskRow, zone: string, publicUrl: strin
 
 /**
  * Whose devices and ntfy topic a task's notices go to (its mail goes to its addresses): the one
- * place that chooses the person, today always the owner.
+ * place that chooses the person, whoever's turn it is in a household list, else the owner.
  */
-export const personToNotify = (task: TaskRow): string => task.owner_id;
+export const personToNotify = (task: TaskRow & TurnTask): string => turnMemberOf(task)?.id ?? task.owner_id;
+
+/** The task's addresses and the turn's, each once in any case. */
+function recipientsWith(emails: string[], turnEmail: string | null): string[] {
+  if (turnEmail === null || emails.some((email) => email.toLowerCase() === turnEmail.toLowerCase())) return emails;
+  return [...emails, turnEmail];
+}
 
 /** One notice per task, occurrence and notice time: the key that makes sending idempotent. */
 export const noticeKey = (taskId: string, scheduleTime: number, noticeTime: number) =>

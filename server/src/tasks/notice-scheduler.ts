@@ -4,6 +4,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { MAIL_CHANNEL, NoticeMessage } from '../notify/notice-message.ts';
 import type { Notifier } from '../notify/notifier.ts';
 import { isInCalendar } from './local-calendar.ts';
+import { turnMemberOf } from './lists.turn.ts';
 import { composeNotice, composePushMessage, noticeKey, personToNotify } from './notice-mail.ts';
 import { repeatNotice } from './notice-times.ts';
 import type { Claim, DueTask, NoticeRow, NoticesStore, SendOutcome } from './notices.store.ts';
@@ -62,7 +63,7 @@ export function createNoticeScheduler({ notices, mailer, notifier, clock, public
         log.warn({ task: task.id }, 'task notices stopped: its times lie beyond the calendar');
         return { notice: null, nextNoticeTime: null };
       }
-      const mail = composeNotice(task, { email: task.owner_email, zone }, publicUrl);
+      const mail = composeNotice(task, { email: task.owner_email, zone }, publicUrl, turnMemberOf(task)?.email ?? null);
       return {
         notice: {
           id: noticeKey(task.id, task.schedule_time, noticeTime),

@@ -1,9 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TaskNoticesTable } from '../storage/schema.ts';
+import { peopleOfLists } from './lists.store.ts';
 import type { TaskRow } from './tasks.store.ts';
 
 export type NoticeRow = Selectable<TaskNoticesTable>;
-export type DueTask = TaskRow & { owner_email: string; owner_zone: string | null };
+/** A task whose notice is due, with its owner's address and zone and the people of its list (none for an unlisted task). */
+export type DueTask = TaskRow & { owner_email: string; owner_zone: string | null; list_people: Array<{ id: string; email: string }> };
 
 /** What the claim decides for one due task: the notice to record (none for a task it cannot mail) and the task's next notice. */
 export type Claim = {
@@ -40,8 +42,11 @@ export function createNoticesStore(db: Kysely<Database>, { locking }: { locking:
           .orderBy('tasks.next_notice_time')
           .limit(limit);
         if (locking) query = query.forUpdate('tasks').skipLocked();
-        const due = await query.execute();
-        if (due.length === 0) return 0;
+        const tasks = await query.execute();
+        if (tasks.length === 0) return 0;
+        // The list's people as they are at the claim: the notice goes to whoever's turn it is now.
+        const people = await peopleOfLists(trx, [...new Set(tasks.flatMap((task) => (task.list_id === null ? [] : [task.list_id])))]);
+        const due = tasks.map((task) => ({ ...task, list_people: people.filter((person) => person.list_id === task.list_id) }));
         const claims = due.map((task) => ({ task, claim: decide(task) }));
         const notices = claims.flatMap(({ claim }) => (claim.notice ? [claim.notice] : []));
         if (notices.length > 0) {

@@ -26,6 +26,10 @@ const row = (id: string, ownerId: string): TaskRow => ({
   notice_in_workday: 0,
   comment: '',
   notice_error: null,
+  list_id: null,
+  assignee_id: null,
+  rotation: '[]',
+  rotation_turn: 0,
 });
 
 describe.each(testDialects)('the change numbers of tasks on %s', (dialect) => {

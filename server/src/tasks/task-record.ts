@@ -1,4 +1,5 @@
 import type { DoneEntry, ScheduleType, Task, TaskCompletion } from '../../../contract/tasks.ts';
+import { currentPeople, turnOf } from './lists.turn.ts';
 import type { NoticeRules } from './notice-times.ts';
 import type { Series } from './schedule.ts';
 import type { CompletionRow, DoneRow, TaskRow } from './tasks.store.ts';
@@ -6,8 +7,9 @@ import type { CompletionRow, DoneRow, TaskRow } from './tasks.store.ts';
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
-/** A stored row as the API sends it. */
-export function toTask(row: TaskRow): Task {
+/** A stored row as the API sends it; `people` are those of its list now, whom its assignee and rotation may name. */
+export function toTask(row: TaskRow, people: readonly string[]): Task {
+  const { assignee, rotation } = currentPeople(row, people);
   return {
     id: row.id,
     name: row.name,
@@ -25,6 +27,10 @@ export function toTask(row: TaskRow): Task {
     notice_in_workday: row.notice_in_workday === 1,
     comment: row.comment,
     notice_error: row.notice_error,
+    list_id: row.list_id,
+    assignee_id: assignee,
+    rotation,
+    turn_id: turnOf(row, people),
   };
 }
 

@@ -19,13 +19,13 @@ export const tasksRoutes: FastifyPluginAsync<{ tasks: TasksService }> = async (a
       schema: {
         tags: ['tasks'],
         summary:
-          'Tasks by status: active (the default) soonest due first, done (made inactive by Complete past their end) latest due first, or all soonest due first; send the previous reply\'s cursor as the pageCursor header',
+          'Tasks by status: active (the default) soonest due first, done (made inactive by Complete past their end) latest due first, or all soonest due first; your own and those of your household lists, or with list= one list\'s (none: your own); send the previous reply\'s cursor as the pageCursor header',
         querystring: TaskPageQuery,
         headers: PageHeaders,
         response: { 200: TaskPage, 400: ErrorReply, 401: ErrorReply },
       },
     },
-    async (request) => tasks.page(request.user.uid, request.query.status, request.headers.pagecursor, request.query.pageSize),
+    async (request) => tasks.page(request.user.uid, request.query.status, request.headers.pagecursor, request.query.pageSize, request.query.list),
   );
 
   routes.get(

@@ -19,6 +19,7 @@ import {
 import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
 import { feedWindow, MAX_EVENTS_PER_FEED } from './calendar-events.ts';
+import type { ListsStore } from './lists.store.ts';
 import { firstNotice, repeatNotice } from './notice-times.ts';
 import { decodeCursor, decodeDoneCursor, encodeCursor, encodeDoneCursor } from './page-cursor.ts';
 import { nextOccurrence } from './schedule.ts';
@@ -29,12 +30,22 @@ import type { TaskPatch, TaskRow, TasksStore } from './tasks.store.ts';
 
 type Options = {
   tasks: TasksStore;
+  /** The household lists: which the caller may put a task in, and who the people of each are. */
+  lists: Pick<ListsStore, 'find' | 'people'>;
   clock: Clock;
   /** The owner's IANA zone, in which all calendar arithmetic happens. */
   zoneOf(ownerId: string): Promise<string>;
   /** Told after any change that may move a notice, so the scheduler wakes at the right time. */
   onScheduleChange(): void;
 };
+
+const UNKNOWN_LIST = 'list_id: is not one of your lists';
+const NOT_IN_A_LIST = (field: string) => `${field}: only a task in a list has one`;
+
+/** Refuses ids that are not among the list's people. */
+function onlyPeople(field: string, ids: readonly string[], people: readonly string[]): void {
+  if (ids.some((id) => !people.includes(id))) throw new AppError(400, `${field}: must name people of the task's list`);
+}
 
 const notActive = () => new AppError(409, 'The task is not active');
 const movedMeanwhile = () => new AppError(409, 'The task changed meanwhile (completed or edited elsewhere); reload it');
@@ -46,8 +57,13 @@ function pendingNotice(row: TaskRow, zone: string, now: number): number | null {
   return row.last_notice_time === null ? firstNotice(row.schedule_time, rules) : repeatNotice(row.last_notice_time, now, rules);
 }
 
+type ListField = 'list_id' | 'assignee_id' | 'rotation';
+type ListFieldChange = Extract<TaskFieldChange, { key: ListField }>;
+const isListChange = (change: TaskFieldChange): change is ListFieldChange =>
+  change.key === 'list_id' || change.key === 'assignee_id' || change.key === 'rotation';
+
 /** The fields one update changes; a change that moves the schedule or its rules recomputes the next notice. */
-function patchFor(change: TaskFieldChange, row: TaskRow, zone: string, now: number): TaskPatch {
+function patchFor(change: Exclude<TaskFieldChange, ListFieldChange>, row: TaskRow, zone: string, now: number): TaskPatch {
   switch (change.key) {
     case 'name':
     case 'comment':
@@ -94,6 +110,8 @@ function completion(row: TaskRow, zone: string, now: number): TaskPatch {
   }
   const advanced = { ...row, occurrence_index: next.index, schedule_time: next.time, last_notice_time: null };
   return {
+    // The next occurrence is the next person's turn (docs/decisions/0048-household-lists.md).
+    rotation_turn: row.rotation_turn + 1,
     occurrence_index: next.index,
     schedule_time: next.time,
     last_notice_time: null,
@@ -102,16 +120,61 @@ function completion(row: TaskRow, zone: string, now: number): TaskPatch {
   };
 }
 
-export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: Options) {
-  async function owned(ownerId: string, id: string): Promise<TaskRow> {
-    const row = await tasks.find(ownerId, id);
+export function createTasksService({ tasks, lists, clock, zoneOf, onScheduleChange }: Options) {
+  async function owned(viewerId: string, id: string): Promise<TaskRow> {
+    const row = await tasks.find(viewerId, id);
     if (!row) throw notFound('Task');
     return row;
+  }
+
+  /** The ids of the people of each list among `rows`, as they are now. */
+  async function peopleOf(rows: readonly TaskRow[]): Promise<Map<string, string[]>> {
+    const listIds = [...new Set(rows.flatMap((row) => (row.list_id === null ? [] : [row.list_id])))];
+    const people = new Map<string, string[]>();
+    for (const person of await lists.people(listIds)) people.set(person.list_id, [...(people.get(person.list_id) ?? []), person.id]);
+    return people;
+  }
+
+  async function present(rows: TaskRow[]): Promise<Task[]> {
+    const people = await peopleOf(rows);
+    return rows.map((row) => toTask(row, people.get(row.list_id ?? '') ?? []));
+  }
+  const presentOne = async (row: TaskRow) => (await present([row]))[0] as Task;
+
+  /** The people of a list the viewer sees, or a 400 naming the field. */
+  async function peopleOfList(viewerId: string, listId: string | null, field: string): Promise<string[]> {
+    if (listId === null) throw new AppError(400, NOT_IN_A_LIST(field));
+    if (!(await lists.find(viewerId, listId))) throw new AppError(400, UNKNOWN_LIST);
+    return (await lists.people([listId])).map((person) => person.id);
+  }
+
+  /** A change of list, assignee or rotation: each person named must be one of the list's people. */
+  async function listPatchFor(viewerId: string, change: ListFieldChange, row: TaskRow): Promise<TaskPatch> {
+    switch (change.key) {
+      case 'list_id':
+        if (change.value !== null && !(await lists.find(viewerId, change.value))) throw new AppError(400, UNKNOWN_LIST);
+        // Another list has other people: whoever was assigned there is not here.
+        return { list_id: change.value, assignee_id: null, rotation: '[]', rotation_turn: 0 };
+      case 'assignee_id':
+        if (change.value !== null) onlyPeople('assignee_id', [change.value], await peopleOfList(viewerId, row.list_id, 'assignee_id'));
+        return { assignee_id: change.value };
+      case 'rotation':
+        if (change.value.length > 0) onlyPeople('rotation', change.value, await peopleOfList(viewerId, row.list_id, 'rotation'));
+        // A new rotation starts with its first person.
+        return { rotation: JSON.stringify(change.value), rotation_turn: 0 };
+    }
   }
 
   return {
     /** `identity`: the UID and resource name a CalDAV client gave the task it made. */
     async create(ownerId: string, body: CreateTaskBody, identity?: ClientIdentity): Promise<Task> {
+      const named = [...(body.assignee_id === null ? [] : [body.assignee_id]), ...body.rotation];
+      if (body.list_id !== null && !(await lists.find(ownerId, body.list_id))) throw new AppError(400, UNKNOWN_LIST);
+      if (named.length > 0) {
+        const people = await peopleOfList(ownerId, body.list_id, body.assignee_id === null ? 'rotation' : 'assignee_id');
+        if (body.assignee_id !== null) onlyPeople('assignee_id', [body.assignee_id], people);
+        onlyPeople('rotation', body.rotation, people);
+      }
       const now = clock.now();
       const row: TaskRow = {
         id: randomUUID(),
@@ -135,46 +198,53 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
         notice_in_workday: body.notice_in_workday ? 1 : 0,
         comment: body.comment,
         notice_error: null,
+        list_id: body.list_id,
+        assignee_id: body.assignee_id,
+        rotation: JSON.stringify(body.rotation),
+        rotation_turn: 0,
       };
       row.next_notice_time = pendingNotice(row, await zoneOf(ownerId), now);
       await tasks.insert(row, identity);
       onScheduleChange();
-      return toTask(row);
+      return presentOne(row);
     },
 
-    async get(ownerId: string, id: string): Promise<Task> {
-      return toTask(await owned(ownerId, id));
+    async get(viewerId: string, id: string): Promise<Task> {
+      return presentOne(await owned(viewerId, id));
     },
 
-    async page(ownerId: string, status: TaskStatus, cursor: string | undefined, pageSize: number): Promise<TaskPage> {
+    async page(viewerId: string, status: TaskStatus, cursor: string | undefined, pageSize: number, list?: string): Promise<TaskPage> {
       const after = cursor ? decodeCursor(cursor) : undefined;
       // One row more than asked tells whether another page follows.
-      const rows = await tasks.page(ownerId, status, after, pageSize + 1);
+      const rows = await tasks.page(viewerId, status, after, pageSize + 1, list);
       const more = rows.length > pageSize;
       const shown = rows.slice(0, pageSize);
       const last = shown.at(-1);
       const endCursor = last ? encodeCursor({ scheduleTime: last.schedule_time, id: last.id }) : null;
       return {
-        tasks: shown.map(toTask),
+        tasks: await present(shown),
         cursor: more && endCursor ? endCursor : NO_MORE_RESULTS,
         queryInfo: { endCursor, moreResults: more ? MORE_RESULTS_AFTER_LIMIT : NO_MORE_RESULTS },
       };
     },
 
-    async act(ownerId: string, id: string, action: TaskAction): Promise<Task> {
-      const row = await owned(ownerId, id);
-      const zone = await zoneOf(ownerId);
+    async act(viewerId: string, id: string, action: TaskAction): Promise<Task> {
+      const row = await owned(viewerId, id);
+      // A list's task steps through the calendar of whoever made it, whoever acts on it.
+      const zone = await zoneOf(row.owner_id);
       const now = clock.now();
       let updated: TaskRow | undefined;
       if (action.type === 'complete') {
-        updated = await tasks.complete(row, { ...completion(row, zone, now), last_updated: now }, now);
+        updated = await tasks.complete(viewerId, row, { ...completion(row, zone, now), last_updated: now }, now);
         if (!updated) throw movedMeanwhile();
       } else {
-        updated = await tasks.update(ownerId, id, { ...patchFor(action.change, row, zone, now), last_updated: now });
+        const { change } = action;
+        const patch = isListChange(change) ? await listPatchFor(viewerId, change, row) : patchFor(change, row, zone, now);
+        updated = await tasks.update(viewerId, id, { ...patch, last_updated: now });
         if (!updated) throw notFound('Task');
       }
       onScheduleChange();
-      return toTask(updated);
+      return presentOne(updated);
     },
 
     /**
@@ -186,38 +256,38 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
       if (!row || row.active !== 1 || row.schedule_time !== scheduleTime) throw movedMeanwhile();
       const now = clock.now();
       // Completed only at the occurrence read here: one that moves on meanwhile is left as it is.
-      const updated = await tasks.complete(row, { ...completion(row, await zoneOf(ownerId), now), last_updated: now }, now);
+      const updated = await tasks.complete(ownerId, row, { ...completion(row, await zoneOf(row.owner_id), now), last_updated: now }, now);
       if (!updated) throw movedMeanwhile();
       onScheduleChange();
-      return toTask(updated);
+      return presentOne(updated);
     },
 
     /**
      * Several field changes at once, applied in order as one update (a CalDAV client's PUT); with
      * `expectedChange`, only to the task as it was at that change (412 otherwise).
      */
-    async edit(ownerId: string, id: string, changes: readonly TaskFieldChange[], expectedChange?: number): Promise<Task> {
-      const row = await owned(ownerId, id);
-      if (changes.length === 0) return toTask(row);
-      const zone = await zoneOf(ownerId);
+    async edit(viewerId: string, id: string, changes: readonly TaskFieldChange[], expectedChange?: number): Promise<Task> {
+      const row = await owned(viewerId, id);
+      if (changes.length === 0) return presentOne(row);
+      const zone = await zoneOf(row.owner_id);
       const now = clock.now();
       let patched = row;
       let patch: TaskPatch = {};
       for (const change of changes) {
-        const step = patchFor(change, patched, zone, now);
+        const step = isListChange(change) ? await listPatchFor(viewerId, change, patched) : patchFor(change, patched, zone, now);
         patch = { ...patch, ...step };
         patched = { ...patched, ...step } as TaskRow;
       }
-      const updated = await tasks.update(ownerId, id, { ...patch, last_updated: now }, expectedChange);
+      const updated = await tasks.update(viewerId, id, { ...patch, last_updated: now }, expectedChange);
       if (!updated) throw notFound('Task');
       onScheduleChange();
-      return toTask(updated);
+      return presentOne(updated);
     },
 
     /** The Done list: every occurrence completed, of one-off and repeating tasks alike, the latest first. */
-    async done(ownerId: string, cursor: string | undefined, pageSize: number): Promise<DonePage> {
+    async done(viewerId: string, cursor: string | undefined, pageSize: number): Promise<DonePage> {
       const after = cursor ? decodeDoneCursor(cursor) : undefined;
-      const rows = await tasks.done(ownerId, after, pageSize + 1);
+      const rows = await tasks.done(viewerId, after, pageSize + 1);
       const shown = rows.slice(0, pageSize);
       const last = shown.at(-1);
       return {
@@ -227,9 +297,9 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
     },
 
     /** The task's completions, newest first. */
-    async completions(ownerId: string, id: string): Promise<TaskCompletion[]> {
-      await owned(ownerId, id);
-      return (await tasks.completions(ownerId, id)).map(toCompletion);
+    async completions(viewerId: string, id: string): Promise<TaskCompletion[]> {
+      await owned(viewerId, id);
+      return (await tasks.completions(viewerId, id)).map(toCompletion);
     },
 
     /** Every task of the owner with its whole completion history: the account's export, taken before deleting it. */
@@ -243,22 +313,22 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
       }
       return {
         exported_at: new Date(clock.now()).toISOString(),
-        tasks: rows.map((row) => ({ ...toTask(row), completions: history.get(row.id) ?? [] })),
+        tasks: (await present(rows)).map((task) => ({ ...task, completions: history.get(task.id) ?? [] })),
       };
     },
 
     /** The owner's tasks as an iCalendar feed (tasks.ical.ts), as of now. */
-    async calendar(ownerId: string, taskUrl: (id: string) => string): Promise<string> {
-      const zone = await zoneOf(ownerId);
+    async calendar(viewerId: string, taskUrl: (id: string) => string): Promise<string> {
+      const zone = await zoneOf(viewerId);
       const now = clock.now();
       const window = feedWindow(now, zone);
-      const { tasks: rows, completions } = await tasks.calendar(ownerId, window.from, window.to, MAX_EVENTS_PER_FEED);
+      const { tasks: rows, completions } = await tasks.calendar(viewerId, window.from, window.to, MAX_EVENTS_PER_FEED);
       return taskCalendar({ tasks: rows, completions, zone, now, taskUrl });
     },
 
     /** Deletes the task, its pending notices and its history (see the store for a notice being sent). */
-    async delete(ownerId: string, id: string): Promise<void> {
-      if (!(await tasks.delete(ownerId, id))) throw notFound('Task');
+    async delete(viewerId: string, id: string): Promise<void> {
+      if (!(await tasks.delete(viewerId, id))) throw notFound('Task');
       onScheduleChange();
     },
   };

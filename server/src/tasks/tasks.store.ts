@@ -1,7 +1,8 @@
-import type { Kysely, Selectable, Updateable } from 'kysely';
-import { TASK_COMPLETIONS_SHOWN, type TaskStatus } from '../../../contract/tasks.ts';
+import type { Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
+import { OWN_TASKS, TASK_COMPLETIONS_SHOWN, type TaskStatus } from '../../../contract/tasks.ts';
 import type { Database, TaskCompletionsTable, TasksTable } from '../storage/schema.ts';
 import { type ClientIdentity, recordTaskChange } from './task-changes.store.ts';
+import { listIdsOf, taskVisibleTo } from './lists.store.ts';
 
 export type TaskRow = Selectable<TasksTable>;
 export type TaskPatch = Omit<Updateable<TasksTable>, 'id' | 'owner_id'>;
@@ -16,13 +17,15 @@ export type DoneRow = CompletionRow & Pick<TaskRow, 'name' | 'schedule_type'>;
 const CALENDAR_IDS_PER_QUERY = 500;
 
 /**
- * Task rows; every read and write names the owner in its WHERE, so another user's id is simply not
- * there. With `locking` (PostgreSQL) a delete takes the row locks the notice sender holds. Every
- * write records a change (task-changes.store.ts) in its own transaction, for CalDAV's sync tokens.
+ * Task rows; every read and write names the viewer in its WHERE (their own tasks and those of the
+ * lists they own or are a member of: `taskVisibleTo`), so another user's id is simply not there.
+ * With `locking` (PostgreSQL) a delete takes the row locks the notice sender holds. Every write
+ * records a change under the task's owner (task-changes.store.ts) in its own transaction, for
+ * CalDAV's sync tokens.
  */
 export function createTasksStore(db: Kysely<Database>, { locking }: { locking: boolean }) {
-  const find = (ownerId: string, id: string): Promise<TaskRow | undefined> =>
-    db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+  const find = (viewerId: string, id: string): Promise<TaskRow | undefined> =>
+    db.selectFrom('tasks').selectAll().where('id', '=', id).where(taskVisibleTo(viewerId)).executeTakeFirst();
 
   return {
     /** `identity`: the UID and resource name of a task a CalDAV client made. */
@@ -37,29 +40,57 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
 
     /**
      * `limit` tasks after `after`: active ones soonest due first, done ones latest due first (the
-     * last finished on top), all of them soonest due first.
+     * last finished on top), all of them soonest due first. With `list`, only that list's tasks, or
+     * with OWN_TASKS only the viewer's unlisted ones.
      */
-    page(ownerId: string, status: TaskStatus, after: TaskPosition | undefined, limit: number): Promise<TaskRow[]> {
+    page(viewerId: string, status: TaskStatus, after: TaskPosition | undefined, limit: number, list?: string): Promise<TaskRow[]> {
       const newestFirst = status === 'done';
-      let query = db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId);
-      if (status !== 'all') query = query.where('active', '=', status === 'active' ? 1 : 0);
-      if (after) {
-        // A row-value comparison: both databases read it as one range of the index; an OR would scan.
-        query = query.where((eb) =>
-          eb(eb.refTuple('schedule_time', 'id'), newestFirst ? '<' : '>', eb.tuple(after.scheduleTime, after.id)),
-        );
-      }
       const direction = newestFirst ? 'desc' : 'asc';
-      return query.orderBy('schedule_time', direction).orderBy('id', direction).limit(limit).execute();
+      const narrowed = (query: SelectQueryBuilder<Database, 'tasks', TaskRow>) => {
+        let shown = query;
+        if (status !== 'all') shown = shown.where('active', '=', status === 'active' ? 1 : 0);
+        if (after) {
+          // A row-value comparison: both databases read it as one range of the index; an OR would scan.
+          shown = shown.where((eb) =>
+            eb(eb.refTuple('schedule_time', 'id'), newestFirst ? '<' : '>', eb.tuple(after.scheduleTime, after.id)),
+          );
+        }
+        return shown.orderBy('schedule_time', direction).orderBy('id', direction).limit(limit);
+      };
+      // The viewer's own tasks and their lists' tasks, each a range of its own index, merged: one
+      // query with an OR of the two sorted every task of the viewer for each page (35 ms at 100,000).
+      const own = narrowed(db.selectFrom('tasks').selectAll().where('owner_id', '=', viewerId).where('list_id', 'is', null));
+      const listed = narrowed(
+        db
+          .selectFrom('tasks')
+          .selectAll()
+          .where('list_id', 'in', listIdsOf(db, viewerId))
+          .$if(list !== undefined && list !== OWN_TASKS, (query) => query.where('list_id', '=', list ?? '')),
+      );
+      if (list === OWN_TASKS) return own.execute();
+      if (list !== undefined) return listed.execute();
+      return db
+        .selectFrom(own.as('own'))
+        .selectAll()
+        .unionAll(db.selectFrom(listed.as('listed')).selectAll())
+        .orderBy('schedule_time', direction)
+        .orderBy('id', direction)
+        .limit(limit)
+        .execute();
     },
 
-    /** `expectedChange`: only if the task is still at that change (task-changes.store.ts), else a 412 and nothing written. */
-    async update(ownerId: string, id: string, patch: TaskPatch, expectedChange?: number): Promise<TaskRow | undefined> {
+    /**
+     * Changes the task, if the viewer may; the task as it is then, or undefined when they may not (or
+     * it is gone). `expectedChange`: only if the task is still at that change (task-changes.store.ts),
+     * else a 412 and nothing written.
+     */
+    async update(viewerId: string, id: string, patch: TaskPatch, expectedChange?: number): Promise<TaskRow | undefined> {
       return db.transaction().execute(async (trx) => {
-        const result = await trx.updateTable('tasks').set(patch).where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+        const result = await trx.updateTable('tasks').set(patch).where('id', '=', id).where(taskVisibleTo(viewerId)).executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return undefined;
-        await recordTaskChange(trx, ownerId, id, { expectedChange });
-        return trx.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
+        const updated = await trx.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        await recordTaskChange(trx, updated.owner_id, id, { expectedChange });
+        return updated;
       });
     },
 
@@ -68,13 +99,13 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
      * occurrence `row` shows: of two Completes at once, the second finds it moved and changes nothing.
      * Undefined when it had moved (or is gone).
      */
-    async complete(row: TaskRow, patch: TaskPatch, completedAt: number): Promise<TaskRow | undefined> {
+    async complete(viewerId: string, row: TaskRow, patch: TaskPatch, completedAt: number): Promise<TaskRow | undefined> {
       return db.transaction().execute(async (trx) => {
         const result = await trx
           .updateTable('tasks')
           .set(patch)
-          .where('owner_id', '=', row.owner_id)
           .where('id', '=', row.id)
+          .where(taskVisibleTo(viewerId))
           .where('active', '=', 1)
           .where('occurrence_index', '=', row.occurrence_index)
           .where('schedule_time', '=', row.schedule_time)
@@ -91,37 +122,52 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
           })
           .execute();
         await recordTaskChange(trx, row.owner_id, row.id);
-        return trx.selectFrom('tasks').selectAll().where('owner_id', '=', row.owner_id).where('id', '=', row.id).executeTakeFirst();
+        return trx.selectFrom('tasks').selectAll().where('id', '=', row.id).executeTakeFirst();
       });
     },
 
     /** The task's newest completions, newest first. */
-    completions(ownerId: string, taskId: string): Promise<CompletionRow[]> {
+    completions(viewerId: string, taskId: string): Promise<CompletionRow[]> {
       return db
         .selectFrom('task_completions')
-        .selectAll()
-        .where('owner_id', '=', ownerId)
-        .where('task_id', '=', taskId)
-        .orderBy('completed_at', 'desc')
-        .orderBy('id', 'desc')
+        .innerJoin('tasks', 'tasks.id', 'task_completions.task_id')
+        .selectAll('task_completions')
+        .where('task_completions.task_id', '=', taskId)
+        .where(taskVisibleTo(viewerId))
+        .orderBy('task_completions.completed_at', 'desc')
+        .orderBy('task_completions.id', 'desc')
         .limit(TASK_COMPLETIONS_SHOWN)
         .execute();
     },
 
-    /** `limit` completions of the owner's tasks after `after`, the latest completed first, each with its task's name and kind. */
-    done(ownerId: string, after: DonePosition | undefined, limit: number): Promise<DoneRow[]> {
-      let query = db
-        .selectFrom('task_completions')
-        .innerJoin('tasks', 'tasks.id', 'task_completions.task_id')
-        .selectAll('task_completions')
-        .select(['tasks.name', 'tasks.schedule_type'])
-        .where('task_completions.owner_id', '=', ownerId);
-      if (after) {
-        query = query.where((eb) =>
-          eb(eb.refTuple('task_completions.completed_at', 'task_completions.id'), '<', eb.tuple(after.completedAt, after.id)),
-        );
-      }
-      return query.orderBy('task_completions.completed_at', 'desc').orderBy('task_completions.id', 'desc').limit(limit).execute();
+    /** `limit` completions of the viewer's tasks after `after`, the latest completed first, each with its task's name and kind. */
+    done(viewerId: string, after: DonePosition | undefined, limit: number): Promise<DoneRow[]> {
+      const of = (where: 'own' | 'listed') => {
+        let query = db
+          .selectFrom('task_completions')
+          .innerJoin('tasks', 'tasks.id', 'task_completions.task_id')
+          .selectAll('task_completions')
+          .select(['tasks.name', 'tasks.schedule_type']);
+        // As the task page: the owner's own through the owner's index, their lists' apart, merged.
+        query =
+          where === 'own'
+            ? query.where('task_completions.owner_id', '=', viewerId).where('tasks.list_id', 'is', null)
+            : query.where('tasks.list_id', 'in', listIdsOf(db, viewerId));
+        if (after) {
+          query = query.where((eb) =>
+            eb(eb.refTuple('task_completions.completed_at', 'task_completions.id'), '<', eb.tuple(after.completedAt, after.id)),
+          );
+        }
+        return query.orderBy('task_completions.completed_at', 'desc').orderBy('task_completions.id', 'desc').limit(limit);
+      };
+      return db
+        .selectFrom(of('own').as('own'))
+        .selectAll()
+        .unionAll(db.selectFrom(of('listed').as('listed')).selectAll())
+        .orderBy('completed_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
     },
 
     /** Every task of the owner (due order) and every completion (oldest first), for the owner's export. */
@@ -138,15 +184,15 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
     },
 
     /**
-     * What the calendar feed reads: the owner's active tasks, soonest due first, and the completions
+     * What the calendar feed reads: the viewer's active tasks, soonest due first, and the completions
      * due within `from`–`to` with the tasks they belong to. At most `limit` of each, as the feed
      * shows no more events than that.
      */
-    async calendar(ownerId: string, from: number, to: number, limit: number): Promise<{ tasks: TaskRow[]; completions: CompletionRow[] }> {
+    async calendar(viewerId: string, from: number, to: number, limit: number): Promise<{ tasks: TaskRow[]; completions: CompletionRow[] }> {
       const active = await db
         .selectFrom('tasks')
         .selectAll()
-        .where('owner_id', '=', ownerId)
+        .where(taskVisibleTo(viewerId))
         .where('active', '=', 1)
         .orderBy('schedule_time')
         .orderBy('id')
@@ -154,11 +200,12 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
         .execute();
       const completions = await db
         .selectFrom('task_completions')
-        .selectAll()
-        .where('owner_id', '=', ownerId)
-        .where('due_time', '>=', from)
-        .where('due_time', '<=', to)
-        .orderBy('due_time')
+        .innerJoin('tasks', 'tasks.id', 'task_completions.task_id')
+        .selectAll('task_completions')
+        .where(taskVisibleTo(viewerId))
+        .where('task_completions.due_time', '>=', from)
+        .where('task_completions.due_time', '<=', to)
+        .orderBy('task_completions.due_time')
         .limit(limit)
         .execute();
       const loaded = new Set(active.map((task) => task.id));
@@ -166,13 +213,13 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
       const others: TaskRow[] = [];
       for (let at = 0; at < missing.length; at += CALENDAR_IDS_PER_QUERY) {
         const ids = missing.slice(at, at + CALENDAR_IDS_PER_QUERY);
-        others.push(...(await db.selectFrom('tasks').selectAll().where('owner_id', '=', ownerId).where('id', 'in', ids).execute()));
+        others.push(...(await db.selectFrom('tasks').selectAll().where(taskVisibleTo(viewerId)).where('id', 'in', ids).execute()));
       }
       return { tasks: [...active, ...others], completions };
     },
 
     /**
-     * Deletes the task with its notices and completions; false when the owner has no such task.
+     * Deletes the task with its notices and completions; false when the viewer has no such task.
      *
      * A notice being sent is neither lost nor sent twice. First the task stops taking new notices
      * (committed at once, so the scheduler claims none meanwhile); then, on PostgreSQL, the delete
@@ -181,19 +228,19 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
      * sender's own order (notice, then task), so the two never wait for each other. On SQLite a
      * send under way finds its notice gone when it records the outcome, and records nothing.
      */
-    async delete(ownerId: string, id: string): Promise<boolean> {
+    async delete(viewerId: string, id: string): Promise<boolean> {
       const stopped = await db
         .updateTable('tasks')
         .set({ next_notice_time: null })
-        .where('owner_id', '=', ownerId)
         .where('id', '=', id)
+        .where(taskVisibleTo(viewerId))
         .executeTakeFirst();
       if (Number(stopped.numUpdatedRows) === 0) return false;
       return db.transaction().execute(async (trx) => {
         if (locking) await trx.selectFrom('task_notices').select('id').where('task_id', '=', id).forUpdate().execute();
-        const deleted = await trx.deleteFrom('tasks').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
-        if (Number(deleted.numDeletedRows) === 0) return false;
-        await recordTaskChange(trx, ownerId, id, { deleted: true });
+        const gone = await trx.deleteFrom('tasks').where('id', '=', id).where(taskVisibleTo(viewerId)).returning('owner_id').executeTakeFirst();
+        if (!gone) return false;
+        await recordTaskChange(trx, gone.owner_id, id, { deleted: true });
         return true;
       });
     },

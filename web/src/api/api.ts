@@ -76,7 +76,7 @@ const createApi = buildCreateApi(
 /** The one data layer: each feature adds its endpoints with `api.injectEndpoints`, and a change invalidates what it makes stale. */
 export const api = createApi({
   baseQuery: clientBaseQuery,
-  tagTypes: ['AdminInvitations', 'AdminUsers', 'ApiTokens', 'AppPasswords', 'Calendar', 'Completions', 'CutShortImport', 'EReaders', 'NoticeChannels', 'Sessions', 'Shelves', 'SignInMethods', 'Tags'],
+  tagTypes: ['AdminInvitations', 'AdminUsers', 'ApiTokens', 'AppPasswords', 'Calendar', 'Completions', 'CutShortImport', 'EReaders', 'NoticeChannels', 'Sessions', 'Shelves', 'SignInMethods', 'Tags', 'TaskLists'],
   // A screen opened shows what the server holds now, as it did before there was a cache.
   refetchOnMountOrArgChange: true,
   endpoints: () => ({}),

@@ -20,6 +20,7 @@ const ShelfPage = lazyPage(() => import('../features/shelves/shelf-page.tsx'), '
 const ReaderPage = lazyPage(() => import('../features/reader/reader-page.tsx'), 'ReaderPage');
 const TaskListPage = lazyPage(() => import('../features/tasks/task-list-page.tsx'), 'TaskListPage');
 const TaskCreatePage = lazyPage(() => import('../features/tasks/task-create-page.tsx'), 'TaskCreatePage');
+const TaskListsPage = lazyPage(() => import('../features/tasks/task-lists-page.tsx'), 'TaskListsPage');
 const TaskDetailPage = lazyPage(() => import('../features/tasks/task-detail-page.tsx'), 'TaskDetailPage');
 const BookmarkListPage = lazyPage(() => import('../features/bookmarks/bookmark-list-page.tsx'), 'BookmarkListPage');
 const BookmarkCreatePage = lazyPage(
@@ -63,6 +64,7 @@ export const router = createBrowserRouter([
           { path: 'shelf/:id', element: <ShelfPage />, handle: titled('Shelf') },
           { path: 'task', element: <TaskListPage />, handle: titled('Tasks') },
           { path: 'task/create', element: <TaskCreatePage />, handle: titled('New task') },
+          { path: 'task/lists', element: <TaskListsPage />, handle: titled('Lists') },
           { path: 'task/:id', element: <TaskDetailPage />, handle: titled('Task') },
           { path: 'bookmark', element: <BookmarkListPage />, handle: titled('Bookmarks') },
           { path: 'bookmark/create', element: <BookmarkCreatePage />, handle: titled('New bookmark') },

@@ -25,7 +25,7 @@ const defaults: RootState = {
     preparing: null,
   },
   auth: { authenticated: false },
-  task: { pageSize: 5, status: 'active', pageCursor: null, tasks: [], curTask: null, operationError: null },
+  task: { pageSize: 5, status: 'active', list: null, pageCursor: null, tasks: [], curTask: null, operationError: null },
   bookmark: {
     pageSize: 5,
     bookmarks: [],

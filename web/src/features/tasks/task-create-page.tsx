@@ -1,12 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { FIELD_LABELS } from '../../../../contract/field-labels.ts';
 import { SCHEDULE_TYPES, ScheduleType } from '../../../../contract/tasks.ts';
 import { errorMessage } from '../../api/api-error.ts';
 import { useApiDispatch, useCallsUnderWay } from '../../api/api.ts';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
+import { useTaskListsQuery } from './task-lists.api.ts';
 import { useTasksDispatch } from './tasks.slice.ts';
 import { addTask } from './tasks.thunks.ts';
 import { firstDueProblem, taskValueProblem } from './task-checks.ts';
@@ -25,6 +26,10 @@ export function TaskCreatePage() {
   const [time, setTime] = useState('');
   // Daily unless another is chosen: the specification's create payload (docs/behaviour/tasks-and-notices.md).
   const [repeats, setRepeats] = useState<ScheduleType>('d');
+  const lists = useTaskListsQuery().data ?? [];
+  // "New task" from a list's page starts in that list.
+  const [search] = useSearchParams();
+  const [listId, setListId] = useState(search.get('list') ?? '');
   const [problems, setProblems] = useState<Problems>({});
   const [error, setError] = useState<string | null>(null);
   const busy = useCallsUnderWay('createTask');
@@ -39,7 +44,8 @@ export function TaskCreatePage() {
     setProblems(found);
     if (firstTime === null || found.name || found.time) return;
     setError(null);
-    void dispatch(addTask(calls, { name: name.trim(), first_schedule_time: firstTime, schedule_type: repeats })).then(
+    const inList = lists.some((list) => list.id === listId) ? { list_id: listId } : {};
+    void dispatch(addTask(calls, { name: name.trim(), first_schedule_time: firstTime, schedule_type: repeats, ...inList })).then(
       (task) => navigate(`/task/${encodeURIComponent(task.id)}`),
       (failure: unknown) => setError(errorMessage(failure)),
     );
@@ -70,6 +76,19 @@ export function TaskCreatePage() {
             ))}
           </Form.Select>
         </Form.Group>
+        {lists.length > 0 && (
+          <Form.Group className="mb-3" controlId="task-list">
+            <Form.Label>{FIELD_LABELS.list_id}</Form.Label>
+            <Form.Select value={listId} onChange={(event) => setListId(event.target.value)}>
+              <option value="">None (your own task)</option>
+              {lists.map((list) => (
+                <option key={list.id} value={list.id}>
+                  {list.name}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+        )}
         <Button type="submit" disabled={busy}>
           Create
         </Button>

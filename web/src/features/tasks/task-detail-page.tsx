@@ -8,6 +8,9 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { selectAuth } from '../auth/auth.slice.ts';
+import { useTaskListsQuery } from './task-lists.api.ts';
+import { listOf, personName } from './task-list-people.ts';
+import { TaskSharingFields } from './task-sharing-fields.tsx';
 import { selectTasks, useTasksDispatch } from './tasks.slice.ts';
 import { completeCurrentTask, deleteCurrentTask, openTask, saveTaskField } from './tasks.thunks.ts';
 import { TaskHistory } from './task-history.tsx';
@@ -27,6 +30,8 @@ export function TaskDetailPage() {
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const lists = useTaskListsQuery().data ?? [];
+  const me = auth.authenticated ? auth.uid : null;
 
   useEffect(() => {
     const leave = new AbortController();
@@ -66,7 +71,22 @@ export function TaskDetailPage() {
           {task.notice_error}
         </p>
       )}
-      <TaskFields task={task} zone={zone} ownerEmail={auth.authenticated ? auth.email : null} onSave={(key, value) => dispatch(saveTaskField(calls, id, key, value))} />
+      <dl className="row mb-0">
+        <TaskSharingFields task={task} lists={lists} me={me} onSave={(key, value) => dispatch(saveTaskField(calls, id, key, value))} />
+      </dl>
+      {/* While it names none, its notices go to whoever's turn it is in a household list, else to the owner. */}
+      <TaskFields
+        task={task}
+        zone={zone}
+        noRecipients={
+          task.turn_id !== null
+            ? `${personName(listOf(task, lists), task.turn_id, me)} (whose turn it is)`
+            : auth.authenticated
+              ? `${auth.email} (your address)`
+              : '—'
+        }
+        onSave={(key, value) => dispatch(saveTaskField(calls, id, key, value))}
+      />
       <div className="d-flex gap-2">
         {task.active && (
           <Button variant="success" onClick={() => void dispatch(completeCurrentTask(calls, id))}>

@@ -24,14 +24,14 @@ interface TaskFieldsProps {
   task: Task;
   /** The zone times show and are typed in. */
   zone: string;
-  /** Where notices go while the task names no recipient: the owner's own address. */
-  ownerEmail: string | null;
+  /** What Recipients shows while the task names none: where its notices go then. */
+  noRecipients: string;
   /** Whether the value was saved; a refused one keeps its editor open. */
   onSave: (key: TaskField, value: TaskFieldValue) => Promise<boolean>;
 }
 
 /** The task's fields (docs/behaviour/tasks-and-notices.md): the click-to-edit ones, then the read-only ones. */
-export function TaskFields({ task, zone, ownerEmail, onSave }: TaskFieldsProps) {
+export function TaskFields({ task, zone, noRecipients, onSave }: TaskFieldsProps) {
   const save = (key: TaskField) => (value: TaskFieldValue) => onSave(key, value);
   /** A datetime-local draft as the ISO time sent: empty (or incomplete) is none. */
   const timeOf = (draft: string) => (draft === '' ? null : fromLocalInput(draft, zone));
@@ -129,7 +129,7 @@ export function TaskFields({ task, zone, ownerEmail, onSave }: TaskFieldsProps) 
       <Row field="schedule_time" label={labelOf('schedule_time')}>{timeField('schedule_time')}</Row>
       <Row field="next_notice_time" label={labelOf('next_notice_time')}>{timeField('next_notice_time')}</Row>
       <Row field="emails" label={labelOf('emails')}>
-        {listField('emails', task.emails, 'e-mail address', parseEmail, 'email', ownerEmail === null ? '—' : `${ownerEmail} (your address)`)}
+        {listField('emails', task.emails, 'e-mail address', parseEmail, 'email', noRecipients)}
       </Row>
       <Row field="notice_hours" label={labelOf('notice_hours')}>
         {listField('notice_hours', task.notice_hours, 'notice hour', parseNoticeHour, 'numeric')}

@@ -5,6 +5,8 @@ import { api, emptyCall, jsonCall } from '../../api/api.ts';
 export interface TaskPageArgs {
   pageSize: number;
   status: TaskStatus;
+  /** One household list's id, OWN_TASKS, or null for every task. */
+  list: string | null;
   cursor: string | null;
 }
 
@@ -16,9 +18,10 @@ const taskPath = (id: string) => `/schedule/${encodeURIComponent(id)}`;
 export const tasksApi = api.injectEndpoints({
   endpoints: (build) => ({
     taskPage: build.query<TaskPage, TaskPageArgs>({
-      query: ({ pageSize, status, cursor }) => {
+      query: ({ pageSize, status, list, cursor }) => {
         // The plain call while the list shows active tasks; the status only when another is chosen.
-        const query = status === 'active' ? `pageSize=${pageSize}` : `pageSize=${pageSize}&status=${status}`;
+        const plain = status === 'active' ? `pageSize=${pageSize}` : `pageSize=${pageSize}&status=${status}`;
+        const query = list === null ? plain : `${plain}&list=${encodeURIComponent(list)}`;
         return jsonCall(`/schedule?${query}`, TaskPage, cursor === null ? {} : { headers: { pageCursor: cursor } });
       },
       keepUnusedDataFor: 0,
@@ -37,7 +40,7 @@ export const tasksApi = api.injectEndpoints({
       query: (id) => emptyCall(taskPath(id), { method: 'DELETE' }),
     }),
     /** The create payload of docs/behaviour/tasks-and-notices.md: name, first time, and the schedule type chosen (d unless another is). */
-    createTask: build.mutation<Task, Pick<CreateTaskBody, 'name'> & { first_schedule_time: string; schedule_type: ScheduleType }>({
+    createTask: build.mutation<Task, Pick<CreateTaskBody, 'name'> & { first_schedule_time: string; schedule_type: ScheduleType; list_id?: string }>({
       query: (body) => jsonCall('/schedule/', Task, { method: 'POST', body }),
     }),
     /** Each Complete of the task; `version` (the task's update time) names the history after each change. */

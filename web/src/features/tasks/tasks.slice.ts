@@ -9,6 +9,8 @@ export const TaskState = z.object({
   pageSize: z.number().int().positive(),
   /** Which tasks the list shows: Active (the default list), Done or All. */
   status: TaskStatus.default('active'),
+  /** One household list's tasks (its id), the caller's own (OWN_TASKS), or null for all of them. */
+  list: z.string().nullable().default(null),
   /** The next page's cursor; NO_MORE_RESULTS once the list is whole; null before the first page. */
   pageCursor: z.string().nullable(),
   tasks: z.array(Task),
@@ -20,6 +22,7 @@ export type TaskState = z.infer<typeof TaskState>;
 const initialState: TaskState = {
   pageSize: DEFAULT_TASK_PAGE_SIZE,
   status: 'active',
+  list: null,
   pageCursor: null,
   tasks: [],
   curTask: null,
@@ -59,6 +62,13 @@ export const taskSlice = createSlice({
       state.tasks = [];
       state.pageCursor = null;
     },
+    /** Another list chosen (docs/behaviour/task-lists.md): emptied until its first page comes, as for a status. */
+    listChosen(state, action: PayloadAction<string | null>) {
+      if (state.list === action.payload) return;
+      state.list = action.payload;
+      state.tasks = [];
+      state.pageCursor = null;
+    },
     taskCreated(state, action: PayloadAction<Task>) {
       state.curTask = action.payload;
       state.operationError = null;
@@ -94,7 +104,7 @@ export const taskSlice = createSlice({
   },
 });
 
-export const { tasksReceived, tasksAppended, statusChosen, taskCreated, taskUpdated, taskDeleted, taskRemoved, errorReported } =
+export const { tasksReceived, tasksAppended, statusChosen, listChosen, taskCreated, taskUpdated, taskDeleted, taskRemoved, errorReported } =
   taskSlice.actions;
 
 /** The part of the root state the task screens read. */

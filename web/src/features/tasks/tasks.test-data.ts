@@ -19,6 +19,10 @@ export function aTask(id: string, fields: Partial<Task> = {}): Task {
     notice_in_workday: false,
     comment: '',
     notice_error: null,
+    list_id: null,
+    assignee_id: null,
+    rotation: [],
+    turn_id: null,
     ...fields,
   };
 }

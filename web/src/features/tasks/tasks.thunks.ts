@@ -23,8 +23,8 @@ export function loadTasks(calls: ApiDispatch, signal?: AbortSignal): TasksThunk 
   return (dispatch, getState) =>
     runLoad(calls, signal, undefined, async ({ call }) => {
       try {
-        const { pageSize, status } = getState().task;
-        dispatch(tasksReceived(await call(endpoints.taskPage.initiate({ pageSize, status, cursor: null }, ASKED_FOR_A_SLICE))));
+        const { pageSize, status, list } = getState().task;
+        dispatch(tasksReceived(await call(endpoints.taskPage.initiate({ pageSize, status, list, cursor: null }, ASKED_FOR_A_SLICE))));
       } catch (error) {
         console.error('The tasks could not be loaded', error);
       }
@@ -35,10 +35,10 @@ export function loadTasks(calls: ApiDispatch, signal?: AbortSignal): TasksThunk 
 export function loadMoreTasks(calls: ApiDispatch, signal?: AbortSignal): TasksThunk {
   return (dispatch, getState) =>
     runLoad(calls, signal, undefined, async ({ call }) => {
-      const { pageSize, status, pageCursor } = getState().task;
+      const { pageSize, status, list, pageCursor } = getState().task;
       if (pageCursor === null || pageCursor === NO_MORE_RESULTS) return;
       try {
-        dispatch(tasksAppended(await call(endpoints.taskPage.initiate({ pageSize, status, cursor: pageCursor }, ASKED_FOR_A_SLICE))));
+        dispatch(tasksAppended(await call(endpoints.taskPage.initiate({ pageSize, status, list, cursor: pageCursor }, ASKED_FOR_A_SLICE))));
       } catch (error) {
         dispatch(errorReported(failureOf(error).message));
       }
@@ -110,7 +110,7 @@ export function deleteCurrentTask(calls: ApiDispatch, id: string): TasksThunk<bo
  */
 export function addTask(
   calls: ApiDispatch,
-  draft: Pick<CreateTaskBody, 'name'> & { first_schedule_time: string; schedule_type?: ScheduleType },
+  draft: Pick<CreateTaskBody, 'name'> & { first_schedule_time: string; schedule_type?: ScheduleType; list_id?: string },
 ): TasksThunk<Task> {
   return async (dispatch) => {
     try {
