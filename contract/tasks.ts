@@ -13,10 +13,18 @@ export const SCHEDULE_TYPES = [
   { value: 'w', label: 'Weekly' },
   { value: 'd', label: 'Daily' },
 ] as const;
-export const ScheduleType = z.enum(['o', 'y', 'q', 'm', 'b', 'w', 'd'], { error: 'must be one of o, y, q, m, b, w, d' });
+/** `c` (custom): any other repeat rule, given as an RRULE (docs/behaviour/tasks-and-notices.md). */
+export const ScheduleType = z.enum(['o', 'y', 'q', 'm', 'b', 'w', 'd', 'c'], { error: 'must be one of o, y, q, m, b, w, d, c' });
 export type ScheduleType = z.infer<typeof ScheduleType>;
-/** The kinds that repeat: all but the one-off. */
-export type RepeatingType = Exclude<ScheduleType, 'o'>;
+/** The kinds that repeat in the specification's fixed steps: all but the one-off and the custom rule. */
+export type RepeatingType = Exclude<ScheduleType, 'o' | 'c'>;
+/** Whether the next occurrence follows the previous due time or the time it was completed. */
+export const RepeatFrom = z.enum(['due', 'done'], { error: 'must be due or done' });
+export type RepeatFrom = z.infer<typeof RepeatFrom>;
+export const MAX_CHECKLIST_ITEMS = 100;
+export const MAX_CHECKLIST_TEXT = 500;
+export const ChecklistItem = z.object({ id: z.string(), text: z.string(), done: z.boolean() });
+export type ChecklistItem = z.infer<typeof ChecklistItem>;
 
 export const DEFAULT_TASK_PAGE_SIZE = 5;
 export const MAX_TASK_PAGE_SIZE = 100;
@@ -38,6 +46,9 @@ export const Task = z.object({
   first_schedule_time: IsoTime,
   schedule_end_time: IsoTime.nullable(),
   schedule_type: ScheduleType,
+  /** The RRULE value without `RRULE:` (e.g. FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH); the six codes' own rule too; null for a one-off task. */
+  rrule: z.string().nullable(),
+  repeat_from: RepeatFrom,
   schedule_time: IsoTime,
   next_notice_time: IsoTime.nullable(),
   emails: z.array(z.string()),
@@ -47,6 +58,8 @@ export const Task = z.object({
   comment: z.string(),
   /** The last failed send of a notice, until a send succeeds again (docs/behaviour/tasks-and-notices.md). */
   notice_error: z.string().nullable(),
+  /** Reset (all unticked) at each new occurrence. */
+  checklist: z.array(ChecklistItem),
 });
 export type Task = z.infer<typeof Task>;
 
@@ -83,6 +96,8 @@ export const TaskCompletion = z.object({
   occurrence: z.number().int().nonnegative(),
   due_time: IsoTime,
   completed_at: IsoTime,
+  /** The checklist as it was when the occurrence was completed; null where none was kept. */
+  checklist: z.array(ChecklistItem).nullable(),
 });
 export type TaskCompletion = z.infer<typeof TaskCompletion>;
 

@@ -243,6 +243,12 @@ export interface TasksTable {
   notice_in_workday: number;
   comment: string;
   notice_error: string | null;
+  /** A custom rule's RRULE value (schedule_type c); null for the six codes, whose rule is derived. */
+  rrule: string | null;
+  /** `due` or `done`: what the next occurrence is counted from. */
+  repeat_from: string;
+  /** JSON array of {id, text, done}. */
+  checklist: string;
 }
 
 /** The notice outbox: one row per notice, keyed by task, occurrence and notice time, kept after sending. */
@@ -269,6 +275,8 @@ export interface TaskCompletionsTable {
   occurrence_index: number;
   due_time: number;
   completed_at: number;
+  /** JSON array of {id, text, done}: the checklist at completion; null for completions before checklists. */
+  checklist: string | null;
 }
 
 /** An e-reader's password (auth/app-passwords.ts): its SHA-256, never the password. */

@@ -60,6 +60,9 @@ describe.each(testDialects)('health while far-date tasks are completed and notic
         notice_in_workday: 0,
         comment: '',
         notice_error: null,
+        rrule: null,
+        repeat_from: 'due',
+        checklist: '[]',
       });
       // A server in service has run these routes before: the first run of any request costs tens of
       // milliseconds of compiling, far dates or not, which is not what this measures.

@@ -57,6 +57,9 @@ describe.each(testDialects)('far dates on %s', (dialect) => {
       notice_in_workday: 0,
       comment: '',
       notice_error: null,
+      rrule: null,
+      repeat_from: 'due',
+      checklist: '[]',
       ...fields,
     };
     await t.storage.db.insertInto('tasks').values(row).execute();

@@ -12,6 +12,7 @@ import {
   NO_MORE_RESULTS,
   type Task,
   type TaskCompletion,
+  type RepeatFrom,
   type TaskPage,
   type TasksExport,
   type TaskStatus,
@@ -21,7 +22,9 @@ import { AppError, notFound } from '../errors.ts';
 import { feedWindow, MAX_EVENTS_PER_FEED } from './calendar-events.ts';
 import { firstNotice, repeatNotice } from './notice-times.ts';
 import { decodeCursor, decodeDoneCursor, encodeCursor, encodeDoneCursor } from './page-cursor.ts';
-import { nextOccurrence } from './schedule.ts';
+import { checklistActions } from './checklists.service.ts';
+import { resetChecklist } from './checklists.ts';
+import { anchorOnDoneDay, firstOccurrence, nextOccurrence, parseRecurrence } from './recurrence.ts';
 import { noticeRulesOf, seriesOf, toCompletion, toDoneEntry, toTask } from './task-record.ts';
 import { taskCalendar } from './tasks.ical.ts';
 import type { TaskPatch, TaskRow, TasksStore } from './tasks.store.ts';
@@ -34,6 +37,9 @@ type Options = {
   /** Told after any change that may move a notice, so the scheduler wakes at the right time. */
   onScheduleChange(): void;
 };
+
+const CUSTOM_NEEDS_RULE = 'A custom schedule is set by its repeat rule (rrule)';
+const repeatFromOf = (row: TaskRow) => row.repeat_from as RepeatFrom;
 
 const notActive = () => new AppError(409, 'The task is not active');
 const movedMeanwhile = () => new AppError(409, 'The task changed meanwhile (completed or edited elsewhere); reload it');
@@ -63,8 +69,17 @@ function patchFor(change: TaskFieldChange, row: TaskRow, zone: string, now: numb
       return { ...moved, next_notice_time: pendingNotice({ ...row, ...moved }, zone, now) };
     }
     case 'schedule_type':
+      if (change.value === 'c') throw new AppError(400, CUSTOM_NEEDS_RULE);
       // The current due time stays; later occurrences step from it by the new type.
-      return { schedule_type: change.value, anchor_time: row.schedule_time, occurrence_index: 0 };
+      return { schedule_type: change.value, rrule: null, anchor_time: row.schedule_time, occurrence_index: 0 };
+    case 'rrule': {
+      // As for the type: the current due time stays, later occurrences follow the rule from it.
+      const rule = change.value === null ? { schedule_type: 'o', rrule: null } : parseRecurrence(change.value, repeatFromOf(row), row.schedule_time, zone);
+      return { ...rule, anchor_time: row.schedule_time, occurrence_index: 0 };
+    }
+    case 'repeat_from':
+      if (change.value === 'done' && row.rrule !== null) parseRecurrence(row.rrule, 'done', row.schedule_time, zone);
+      return { repeat_from: change.value };
     case 'next_notice_time':
       if (row.active !== 1) throw notActive();
       return { next_notice_time: change.value, notice_set_by_user: 1 };
@@ -87,12 +102,20 @@ function patchFor(change: TaskFieldChange, row: TaskRow, zone: string, now: numb
  */
 function completion(row: TaskRow, zone: string, now: number): TaskPatch {
   if (row.active !== 1) throw notActive();
-  const next = nextOccurrence(seriesOf(row, zone), row.occurrence_index, Math.max(row.schedule_time, now));
+  const series = seriesOf(row, zone);
+  // Repeating from when it was done: the series starts again on that day, and goes on from there.
+  const fromDone = row.repeat_from === 'done' && row.schedule_type !== 'o';
+  const anchor = fromDone ? anchorOnDoneDay(series, now) : row.anchor_time;
+  const next = fromDone
+    ? nextOccurrence({ ...series, anchor }, 0, Math.max(anchor, now))
+    : nextOccurrence(series, row.occurrence_index, Math.max(row.schedule_time, now));
   if (next === null || (row.schedule_end_time !== null && next.time > row.schedule_end_time)) {
     return { active: 0, next_notice_time: null, last_notice_time: null, notice_set_by_user: 0 };
   }
   const advanced = { ...row, occurrence_index: next.index, schedule_time: next.time, last_notice_time: null };
   return {
+    anchor_time: anchor,
+    checklist: resetChecklist(row.checklist),
     occurrence_index: next.index,
     schedule_time: next.time,
     last_notice_time: null,
@@ -109,8 +132,16 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
   }
 
   return {
+    ...checklistActions({ tasks, clock, zoneOf, owned }),
+
     async create(ownerId: string, body: CreateTaskBody): Promise<Task> {
       const now = clock.now();
+      const zone = await zoneOf(ownerId);
+      if (body.rrule === null && body.schedule_type === 'c') throw new AppError(400, CUSTOM_NEEDS_RULE);
+      const rule = body.rrule === null ? { schedule_type: body.schedule_type, rrule: null } : parseRecurrence(body.rrule, body.repeat_from, body.first_schedule_time, zone);
+      // A custom rule's first due time is its first occurrence at or after the time given.
+      const first = firstOccurrence({ anchor: body.first_schedule_time, type: rule.schedule_type, rrule: rule.rrule, zone }) ?? body.first_schedule_time;
+      if (body.schedule_end_time !== null && body.schedule_end_time < first) throw new AppError(400, END_BEFORE_DUE_MESSAGE);
       const row: TaskRow = {
         id: randomUUID(),
         owner_id: ownerId,
@@ -120,10 +151,12 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
         last_updated: now,
         first_schedule_time: body.first_schedule_time,
         schedule_end_time: body.schedule_end_time,
-        schedule_type: body.schedule_type,
+        schedule_type: rule.schedule_type,
+        rrule: rule.rrule,
+        repeat_from: body.repeat_from,
         anchor_time: body.first_schedule_time,
         occurrence_index: 0,
-        schedule_time: body.first_schedule_time,
+        schedule_time: first,
         next_notice_time: null,
         notice_set_by_user: 0,
         last_notice_time: null,
@@ -133,27 +166,29 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
         notice_in_workday: body.notice_in_workday ? 1 : 0,
         comment: body.comment,
         notice_error: null,
+        checklist: '[]',
       };
-      row.next_notice_time = pendingNotice(row, await zoneOf(ownerId), now);
+      row.next_notice_time = pendingNotice(row, zone, now);
       await tasks.insert(row);
       onScheduleChange();
-      return toTask(row);
+      return toTask(row, zone);
     },
 
     async get(ownerId: string, id: string): Promise<Task> {
-      return toTask(await owned(ownerId, id));
+      return toTask(await owned(ownerId, id), await zoneOf(ownerId));
     },
 
     async page(ownerId: string, status: TaskStatus, cursor: string | undefined, pageSize: number): Promise<TaskPage> {
       const after = cursor ? decodeCursor(cursor) : undefined;
       // One row more than asked tells whether another page follows.
       const rows = await tasks.page(ownerId, status, after, pageSize + 1);
+      const zone = await zoneOf(ownerId);
       const more = rows.length > pageSize;
       const shown = rows.slice(0, pageSize);
       const last = shown.at(-1);
       const endCursor = last ? encodeCursor({ scheduleTime: last.schedule_time, id: last.id }) : null;
       return {
-        tasks: shown.map(toTask),
+        tasks: shown.map((row) => toTask(row, zone)),
         cursor: more && endCursor ? endCursor : NO_MORE_RESULTS,
         queryInfo: { endCursor, moreResults: more ? MORE_RESULTS_AFTER_LIMIT : NO_MORE_RESULTS },
       };
@@ -172,7 +207,7 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
         if (!updated) throw notFound('Task');
       }
       onScheduleChange();
-      return toTask(updated);
+      return toTask(updated, zone);
     },
 
     /** The Done list: every occurrence completed, of one-off and repeating tasks alike, the latest first. */
@@ -196,6 +231,7 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
     /** Every task of the owner with its whole completion history: the account's export, taken before deleting it. */
     async exportAll(ownerId: string): Promise<TasksExport> {
       const { tasks: rows, completions } = await tasks.everything(ownerId);
+      const zone = await zoneOf(ownerId);
       const history = new Map<string, TaskCompletion[]>();
       for (const completion of completions) {
         const list = history.get(completion.task_id) ?? [];
@@ -204,7 +240,7 @@ export function createTasksService({ tasks, clock, zoneOf, onScheduleChange }: O
       }
       return {
         exported_at: new Date(clock.now()).toISOString(),
-        tasks: rows.map((row) => ({ ...toTask(row), completions: history.get(row.id) ?? [] })),
+        tasks: rows.map((row) => ({ ...toTask(row, zone), completions: history.get(row.id) ?? [] })),
       };
     },
 

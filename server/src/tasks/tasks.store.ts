@@ -77,10 +77,26 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
             occurrence_index: row.occurrence_index,
             due_time: row.schedule_time,
             completed_at: completedAt,
+            checklist: row.checklist,
           })
           .execute();
         return trx.selectFrom('tasks').selectAll().where('owner_id', '=', row.owner_id).where('id', '=', row.id).executeTakeFirst();
       });
+    },
+
+    /**
+     * Writes the checklist only if it is still `before`: of two edits at once, the second finds it
+     * changed and changes nothing. Undefined when it had changed (or the task is gone).
+     */
+    async updateChecklist(ownerId: string, id: string, before: string, after: string, now: number): Promise<TaskRow | undefined> {
+      const result = await db
+        .updateTable('tasks')
+        .set({ checklist: after, last_updated: now })
+        .where('owner_id', '=', ownerId)
+        .where('id', '=', id)
+        .where('checklist', '=', before)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 0 ? undefined : find(ownerId, id);
     },
 
     /** The task's newest completions, newest first. */
