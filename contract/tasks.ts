@@ -12,6 +12,7 @@ export const SCHEDULE_TYPES = [
   { value: 'b', label: 'Bi-Weekly' },
   { value: 'w', label: 'Weekly' },
   { value: 'd', label: 'Daily' },
+  { value: 'c', label: 'Custom rule' },
 ] as const;
 /** `c` (custom): any other repeat rule, given as an RRULE (docs/behaviour/tasks-and-notices.md). */
 export const ScheduleType = z.enum(['o', 'y', 'q', 'm', 'b', 'w', 'd', 'c'], { error: 'must be one of o, y, q, m, b, w, d, c' });

@@ -10,6 +10,7 @@ import { OperationError } from '../../components/operation-error.tsx';
 import { selectAuth } from '../auth/auth.slice.ts';
 import { selectTasks, useTasksDispatch } from './tasks.slice.ts';
 import { completeCurrentTask, deleteCurrentTask, openTask, saveTaskField } from './tasks.thunks.ts';
+import { TaskChecklist } from './task-checklist.tsx';
 import { TaskHistory } from './task-history.tsx';
 import { TaskFields } from './task-fields.tsx';
 import { TaskZoneNote } from './task-zone-note.tsx';
@@ -67,6 +68,7 @@ export function TaskDetailPage() {
         </p>
       )}
       <TaskFields task={task} zone={zone} ownerEmail={auth.authenticated ? auth.email : null} onSave={(key, value) => dispatch(saveTaskField(calls, id, key, value))} />
+      <TaskChecklist task={task} />
       <div className="d-flex gap-2">
         {task.active && (
           <Button variant="success" onClick={() => void dispatch(completeCurrentTask(calls, id))}>

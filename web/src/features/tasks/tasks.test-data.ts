@@ -11,6 +11,8 @@ export function aTask(id: string, fields: Partial<Task> = {}): Task {
     first_schedule_time: '2026-01-06T09:00:00.000Z',
     schedule_end_time: null,
     schedule_type: 'd',
+    rrule: 'FREQ=DAILY',
+    repeat_from: 'due',
     schedule_time: '2026-01-06T09:00:00.000Z',
     next_notice_time: '2026-01-06T09:00:00.000Z',
     emails: [],
@@ -19,6 +21,7 @@ export function aTask(id: string, fields: Partial<Task> = {}): Task {
     notice_in_workday: false,
     comment: '',
     notice_error: null,
+    checklist: [],
     ...fields,
   };
 }
