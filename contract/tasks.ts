@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * Schedule type codes of docs/behaviour/tasks-and-notices.md: the step between two occurrences of a
- * task, or o for a one-off task, which has one occurrence and is done once it is completed.
+ * task, or o for a one-off task, which has one occurrence and is done once it is completed, or c for
+ * a custom repeat rule (the task's `rrule`).
  */
 export const SCHEDULE_TYPES = [
   { value: 'o', label: 'Does not repeat' },
