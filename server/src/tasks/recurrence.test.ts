@@ -147,6 +147,18 @@ describe('bounded cost', () => {
     const [a, b] = [nextOccurrence(weekly, 0, at('2150-06-01T00:00', zone)), dateutil([{ zone, start: '1900-01-01T09:00', rule: weekly.rrule!, end: '2150-06-30T00:00' }])[0]!];
     expect(a && iso(a.time)).toBe(b.find((time) => Date.parse(time) > at('2150-06-01T00:00', zone)));
   });
+
+  it('has no next occurrence for a custom rule anchored or asked about where the library cannot reach, and says so at once', () => {
+    const times = [Date.parse('+275760-09-12T00:00:00Z'), Date.parse('-271821-04-21T00:00:00Z'), Date.parse('+010000-01-01T00:00:00Z'), Date.parse('0050-01-01T00:00:00Z')];
+    for (const far of times) {
+      for (const rrule of ['FREQ=DAILY', 'FREQ=MONTHLY;BYDAY=2TU;COUNT=5']) {
+        const series: Series = { anchor: far, type: 'c', rrule, zone: 'Pacific/Auckland' };
+        expect(nextOccurrence(series, 0, far)).toBeNull();
+        expect(nextOccurrence(series, 0, Date.parse('2026-01-01T00:00:00Z'))).toBeNull();
+        expect(nextOccurrence({ ...series, anchor: Date.parse('2026-01-01T00:00:00Z') }, 0, far)).toBeNull();
+      }
+    }
+  });
 });
 
 describe('rules refused with a reason', () => {

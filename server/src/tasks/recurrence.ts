@@ -23,7 +23,8 @@ export const MAX_RULE_INTERVAL = 1000;
 /** The Gregorian calendar repeats every 400 years: a rule with no occurrence in them has none ever. */
 const CYCLE_YEARS = 400;
 /** The library stops at year 9999; the check for a rule that never occurs runs in the last cycle before it. */
-const LAST_CYCLE_YEAR = 9999 - CYCLE_YEARS;
+const LIBRARY_LAST_YEAR = 9999;
+const LAST_CYCLE_YEAR = LIBRARY_LAST_YEAR - CYCLE_YEARS;
 
 const ALLOWED_PARTS = new Set(['FREQ', 'INTERVAL', 'COUNT', 'UNTIL', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'BYSETPOS', 'BYYEARDAY', 'BYWEEKNO', 'WKST']);
 /** Parts that pick days of a month or year, which a daily or weekly rule would only use to filter days one by one. */
@@ -95,10 +96,17 @@ function checkedRule(text: string, repeatFrom: RepeatFrom): string {
   return normalised;
 }
 
+/** The years the library computes: it reads 0–99 as 1900–1999, and stops at 9999. */
+const inLibraryRange = (date: Date) => !Number.isNaN(date.getTime()) && date.getUTCFullYear() >= 100 && date.getUTCFullYear() <= LIBRARY_LAST_YEAR;
+
 /** Local wall-clock fields of `ms` in `zone`, carried in a UTC Date as the library expects. */
 function floating(ms: number, zone: string): Date {
   const local = DateTime.fromMillis(ms, { zone });
-  return new Date(Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second, local.millisecond));
+  // Not Date.UTC, which reads the years 0–99 as 1900–1999.
+  const date = new Date(0);
+  date.setUTCFullYear(local.year, local.month - 1, local.day);
+  date.setUTCHours(local.hour, local.minute, local.second, local.millisecond);
+  return date;
 }
 
 /** The instant of a floating time in `zone`; a time in a gap of the zone's clock moves forward by the gap. */
@@ -181,8 +189,10 @@ function periodsBetween(options: Partial<Options>, anchor: Date, time: Date): nu
 /** The first occurrence of a custom rule later than `after`: counted ones from the anchor, others from a period or two before. */
 function nextOfRule(series: Series & { rrule: string }, after: number): number | null {
   const anchor = floating(series.anchor, series.zone);
-  const options = optionsOf(series.rrule, anchor, series.zone);
   const target = floating(after, series.zone);
+  // Outside its years the library loops on rather than ending (an invalid date) or is wrong.
+  if (!inLibraryRange(anchor) || !inLibraryRange(target)) return null;
+  const options = optionsOf(series.rrule, anchor, series.zone);
   const periods = options.count ? 0 : periodsBetween(options, anchor, target) - 1;
   const start = periods > 0 ? startAt(options, anchor, periods) : anchor;
   const next = new RRule({ ...options, dtstart: start }).after(target, false);
