@@ -109,7 +109,7 @@ function floating(ms: number, zone: string): Date {
   return date;
 }
 
-/** The instant of a floating time in `zone`; a time in a gap of the zone's clock moves forward by the gap. */
+/** The instant of a floating time in `zone` (localInstant: a skipped time moves forward, a repeated one is the first). */
 function instant(date: Date, zone: string): number | null {
   const local = DateTime.fromObject(
     {
@@ -195,8 +195,14 @@ function nextOfRule(series: Series & { rrule: string }, after: number): number |
   const options = optionsOf(series.rrule, anchor, series.zone);
   const periods = options.count ? 0 : periodsBetween(options, anchor, target) - 1;
   const start = periods > 0 ? startAt(options, anchor, periods) : anchor;
-  const next = new RRule({ ...options, dtstart: start }).after(target, false);
-  return next === null ? null : instant(next, series.zone);
+  const rule = new RRule({ ...options, dtstart: start });
+  // Past the local time of `after`, the occurrence may still be earlier in the hour the clocks pass
+  // twice (after 01:30 the second time, 01:45 is the first one's): then the one after it.
+  for (let next = rule.after(target, false); next !== null; next = rule.after(next, false)) {
+    const time = instant(next, series.zone);
+    if (time === null || time > after) return time;
+  }
+  return null;
 }
 
 /**

@@ -104,6 +104,7 @@ describe.each(testDialects)('repeat rules and checklists on %s', (dialect) => {
     const task = await ok('POST', '/schedule', token, { name: 'Accounts', first_schedule_time: utc('2026-01-31T09:00') });
     const monthly = await update(token, task.id, 'rrule', 'FREQ=MONTHLY;BYMONTHDAY=-1');
     expect(monthly).toMatchObject({ schedule_type: 'c', rrule: 'FREQ=MONTHLY;BYMONTHDAY=-1', schedule_time: utc('2026-01-31T09:00') });
+    expect(await update(token, task.id, 'schedule_type', 'c')).toMatchObject({ schedule_type: 'c', rrule: 'FREQ=MONTHLY;BYMONTHDAY=-1' });
     expect((await complete(token, task.id)).schedule_time).toBe(utc('2026-02-28T09:00'));
     expect(await update(token, task.id, 'repeat_from', 'done')).toMatchObject({ repeat_from: 'done' });
     expect(await update(token, task.id, 'rrule', null)).toMatchObject({ schedule_type: 'o', rrule: null });

@@ -69,7 +69,11 @@ function patchFor(change: TaskFieldChange, row: TaskRow, zone: string, now: numb
       return { ...moved, next_notice_time: pendingNotice({ ...row, ...moved }, zone, now) };
     }
     case 'schedule_type':
-      if (change.value === 'c') throw new AppError(400, CUSTOM_NEEDS_RULE);
+      // A custom task's type saved as it is changes nothing; another task cannot become custom without its rule.
+      if (change.value === 'c') {
+        if (row.schedule_type === 'c') return {};
+        throw new AppError(400, CUSTOM_NEEDS_RULE);
+      }
       // The current due time stays; later occurrences step from it by the new type.
       return { schedule_type: change.value, rrule: null, anchor_time: row.schedule_time, occurrence_index: 0 };
     case 'rrule': {
