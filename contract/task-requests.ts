@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { DATE_RANGE_MESSAGE, isInDateRange } from './date-range.ts';
-import { MAX_TASK_COMMENT, MAX_TASK_EMAILS, MAX_TASK_NAME, ScheduleType } from './tasks.ts';
+import { MAX_CHECKLIST_TEXT, MAX_TASK_COMMENT, MAX_TASK_EMAILS, MAX_TASK_NAME, RepeatFrom, ScheduleType } from './tasks.ts';
 
 // The request side of the task gateway, apart from its replies: it needs a date library, which the
 // client's start-up script (which parses replies) does without.
@@ -60,12 +60,16 @@ const Rotation = z
   .array(RowId, { error: 'must be a list of ids' })
   .max(50, 'may be at most 50')
   .refine((ids) => new Set(ids).size === ids.length, 'must name each person once');
+/** An RRULE value such as FREQ=WEEKLY;BYDAY=MO,TH; the server reads and bounds it (tasks/recurrence.ts). */
+const RuleText = z.string({ error: 'must be text such as FREQ=WEEKLY;BYDAY=MO' }).trim().min(1, 'is required').max(500, 'must be at most 500 characters');
 
 /** Every field `PUT /schedule/{id}` may change, with the value each accepts. */
 export const TASK_FIELD_VALUES = {
   name: TaskName,
   schedule_end_time: DateTimeInput.nullable(),
   schedule_type: ScheduleType,
+  rrule: RuleText.nullable(),
+  repeat_from: RepeatFrom,
   schedule_time: DateTimeInput,
   next_notice_time: DateTimeInput.nullable(),
   emails: Emails,
@@ -114,6 +118,9 @@ export const CreateTaskBody = z.strictObject({
   name: TaskName,
   first_schedule_time: DateTimeInput,
   schedule_type: ScheduleType.default('d'),
+  /** When given, the rule decides the schedule type (one of the six codes where it says the same, else c). */
+  rrule: RuleText.nullable().default(null),
+  repeat_from: RepeatFrom.default('due'),
   schedule_end_time: DateTimeInput.nullable().default(null),
   emails: Emails.default([]),
   notice_hours: NoticeHours.default([]),
@@ -130,3 +137,18 @@ export const CreateTaskBody = z.strictObject({
 });
 export type CreateTaskBody = z.output<typeof CreateTaskBody>;
 
+
+const ChecklistText = z
+  .string({ error: (issue) => (issue.input == null ? 'is required' : 'must be text') })
+  .trim()
+  .min(1, 'is required')
+  .max(MAX_CHECKLIST_TEXT, `must be at most ${MAX_CHECKLIST_TEXT} characters`);
+
+/** `POST /schedule/{id}/checklist`: one more item, unticked, at the end. */
+export const ChecklistAddBody = z.strictObject({ text: ChecklistText });
+/** `PUT /schedule/{id}/checklist/{itemId}`: its text, its tick, or both. */
+export const ChecklistChangeBody = z
+  .strictObject({ text: ChecklistText.optional(), done: z.boolean({ error: 'must be true or false' }).optional() })
+  .refine((body) => body.text !== undefined || body.done !== undefined, { message: 'Give text or done' });
+export type ChecklistChangeBody = z.output<typeof ChecklistChangeBody>;
+export const ChecklistItemParams = z.strictObject({ id: z.string().min(1).max(64), itemId: z.string().min(1).max(64) });

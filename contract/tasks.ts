@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * Schedule type codes of docs/behaviour/tasks-and-notices.md: the step between two occurrences of a
- * task, or o for a one-off task, which has one occurrence and is done once it is completed.
+ * task, or o for a one-off task, which has one occurrence and is done once it is completed, or c for
+ * a custom repeat rule (the task's `rrule`).
  */
 export const SCHEDULE_TYPES = [
   { value: 'o', label: 'Does not repeat' },
@@ -12,11 +13,20 @@ export const SCHEDULE_TYPES = [
   { value: 'b', label: 'Bi-Weekly' },
   { value: 'w', label: 'Weekly' },
   { value: 'd', label: 'Daily' },
+  { value: 'c', label: 'Custom rule' },
 ] as const;
-export const ScheduleType = z.enum(['o', 'y', 'q', 'm', 'b', 'w', 'd'], { error: 'must be one of o, y, q, m, b, w, d' });
+/** `c` (custom): any other repeat rule, given as an RRULE (docs/behaviour/tasks-and-notices.md). */
+export const ScheduleType = z.enum(['o', 'y', 'q', 'm', 'b', 'w', 'd', 'c'], { error: 'must be one of o, y, q, m, b, w, d, c' });
 export type ScheduleType = z.infer<typeof ScheduleType>;
-/** The kinds that repeat: all but the one-off. */
-export type RepeatingType = Exclude<ScheduleType, 'o'>;
+/** The kinds that repeat in the specification's fixed steps: all but the one-off and the custom rule. */
+export type RepeatingType = Exclude<ScheduleType, 'o' | 'c'>;
+/** Whether the next occurrence follows the previous due time or the time it was completed. */
+export const RepeatFrom = z.enum(['due', 'done'], { error: 'must be due or done' });
+export type RepeatFrom = z.infer<typeof RepeatFrom>;
+export const MAX_CHECKLIST_ITEMS = 100;
+export const MAX_CHECKLIST_TEXT = 500;
+export const ChecklistItem = z.object({ id: z.string(), text: z.string(), done: z.boolean() });
+export type ChecklistItem = z.infer<typeof ChecklistItem>;
 
 export const DEFAULT_TASK_PAGE_SIZE = 5;
 export const MAX_TASK_PAGE_SIZE = 100;
@@ -38,6 +48,9 @@ export const Task = z.object({
   first_schedule_time: IsoTime,
   schedule_end_time: IsoTime.nullable(),
   schedule_type: ScheduleType,
+  /** The RRULE value without `RRULE:` (e.g. FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH); the six codes' own rule too; null for a one-off task. */
+  rrule: z.string().nullable(),
+  repeat_from: RepeatFrom,
   schedule_time: IsoTime,
   next_notice_time: IsoTime.nullable(),
   emails: z.array(z.string()),
@@ -55,6 +68,8 @@ export const Task = z.object({
   rotation: z.array(z.string()),
   /** Whose turn the current occurrence is: the rotation's current person, else the assignee. */
   turn_id: z.string().nullable(),
+  /** Reset (all unticked) at each new occurrence. */
+  checklist: z.array(ChecklistItem),
 });
 export type Task = z.infer<typeof Task>;
 
@@ -95,6 +110,8 @@ export const TaskCompletion = z.object({
   occurrence: z.number().int().nonnegative(),
   due_time: IsoTime,
   completed_at: IsoTime,
+  /** The checklist as it was when the occurrence was completed; null where none was kept. */
+  checklist: z.array(ChecklistItem).nullable(),
 });
 export type TaskCompletion = z.infer<typeof TaskCompletion>;
 

@@ -126,6 +126,32 @@ describe.each(testDialects)('CalDAV on %s', (dialect) => {
     expect(gone?.status).toContain('404');
   });
 
+  it('keeps a client\'s repeat rule as the task\'s, and sends a rule made on the web', async () => {
+    const put = await dav(owner, 'PUT', `${calendarUrl(owner)}phone-rule.ics`, vtodo('phone-rule', 'SUMMARY:Gym\r\nDUE:20261203T070000Z\r\nRRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH'), {
+      'content-type': 'text/calendar',
+    });
+    expect(put.statusCode, put.body).toBe(201);
+    const page = (await t.app.inject({ url: '/schedule?pageSize=100', headers: bearer(owner.idToken) })).json() as { tasks: unknown[] };
+    const gym = page.tasks.map((task) => Task.parse(task)).find((task) => task.name === 'Gym');
+    expect(gym).toMatchObject({ schedule_type: 'c', rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH', schedule_time: '2026-12-03T07:00:00.000Z' });
+
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/schedule',
+      payload: { name: 'Bins', first_schedule_time: '2026-12-08T18:00:00Z', schedule_type: 'c', rrule: 'FREQ=MONTHLY;BYDAY=2TU' },
+      headers: bearer(owner.idToken),
+    });
+    const bins = Task.parse(made.json());
+    const got = await dav(owner, 'GET', `${calendarUrl(owner)}${bins.id}.ics`);
+    expect(got.body).toMatch(/RRULE:(FREQ=MONTHLY;BYDAY=2TU|BYDAY=2TU;FREQ=MONTHLY)/);
+
+    const hourly = await dav(owner, 'PUT', `${calendarUrl(owner)}phone-hourly.ics`, vtodo('phone-hourly', 'SUMMARY:Hourly\r\nDUE:20261203T070000Z\r\nRRULE:FREQ=HOURLY'), {
+      'content-type': 'text/calendar',
+    });
+    expect(hourly.statusCode).toBe(400);
+    expect((await dav(owner, 'GET', `${calendarUrl(owner)}phone-hourly.ics`)).statusCode).toBe(404);
+  });
+
   it('answers a calendar-query for the tasks not completed, and another user\'s task as not there', async () => {
     const make = async (name: string) =>
       Task.parse((await t.app.inject({ method: 'POST', url: '/schedule', payload: { name, first_schedule_time: '2026-12-01T09:00:00Z', schedule_type: 'o' }, headers: bearer(owner.idToken) })).json());

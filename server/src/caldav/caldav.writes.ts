@@ -5,7 +5,7 @@ import type { TaskSync } from '../tasks/task-sync.ts';
 import type { TasksService } from '../tasks/tasks.service.ts';
 import type { CalendarObject } from './calendars.ts';
 import { DavError } from './dav-errors.ts';
-import { type ClientTodo, parseClientTodo } from './vtodo.ts';
+import { type ClientTodo, parseClientTodo, ruleWithoutEnd } from './vtodo.ts';
 
 /** The conditions of a write: `If-Match` (one of these ETags) and `If-None-Match: *` (no object there yet). */
 export type WritePreconditions = { ifMatch: string[] | null; ifNoneMatch: boolean };
@@ -42,10 +42,9 @@ function changesOf(current: CalendarObject['task'], todo: ClientTodo): TaskField
   const changes: TaskFieldChange[] = [];
   if (todo.name !== current.name) changes.push(fieldChange('name', todo.name));
   if (todo.comment !== current.comment) changes.push(fieldChange('comment', todo.comment));
-  const type = todo.scheduleType === undefined ? current.scheduleType : (todo.scheduleType ?? 'o');
-  if (type !== current.scheduleType) changes.push(fieldChange('schedule_type', type));
+  if (!sameRule(todo.rrule, current.rrule)) changes.push(fieldChange('rrule', todo.rrule));
   const due = todo.due !== null && todo.due !== current.due ? fieldChange('schedule_time', iso(todo.due)) : null;
-  const end = todo.end !== current.end && !(todo.scheduleType === undefined && todo.end === null) ? fieldChange('schedule_end_time', todo.end === null ? null : iso(todo.end)) : null;
+  const end = todo.end !== current.end ? fieldChange('schedule_end_time', todo.end === null ? null : iso(todo.end)) : null;
   const endFirst = end !== null && (todo.end === null || todo.end >= current.due);
   for (const change of endFirst ? [end, due] : [due, end]) if (change) changes.push(change);
   return changes;
@@ -58,13 +57,17 @@ type Options = {
   objectNamed(userId: string, resourceName: string): Promise<CalendarObject | null>;
 };
 
+/** Two RRULE values that say the same, whatever the order of their parts. */
+const partsInOrder = (rule: string) => ruleWithoutEnd(rule).split(';').sort().join(';');
+const sameRule = (a: string | null, b: string | null) => (a === null || b === null ? a === b : partsInOrder(a) === partsInOrder(b));
+
 /** Whether the task as stored says all the client said of it: then the client's copy is current, and needs no reading back. */
 function saysTheSame(stored: ClientTodo, sent: ClientTodo): boolean {
   return (
     stored.name === sent.name &&
     stored.comment === sent.comment &&
     (sent.due === null || stored.due === sent.due) &&
-    (sent.scheduleType === undefined || stored.scheduleType === sent.scheduleType) &&
+    sameRule(stored.rrule, sent.rrule) &&
     stored.end === sent.end &&
     stored.completed === sent.completed
   );
@@ -99,7 +102,8 @@ export function createCalDavWrites({ sync, tasks, clock, objectNamed }: Options)
             CreateTaskBody.safeParse({
               name: todo.name,
               first_schedule_time: iso(due),
-              schedule_type: todo.scheduleType ?? 'o',
+              schedule_type: todo.rrule === null ? 'o' : 'c',
+              rrule: todo.rrule,
               schedule_end_time: todo.end === null ? null : iso(todo.end),
               comment: todo.comment,
             }),

@@ -13,7 +13,7 @@ function boundOf(value: string | undefined, open: number): number {
 function inTimeRange(task: SyncedTask, range: XmlElement): boolean {
   const start = boundOf(range.attributes.start, -Infinity);
   const end = boundOf(range.attributes.end, Infinity);
-  const last = task.scheduleType === 'o' ? task.due : (task.end ?? Infinity);
+  const last = task.rrule === null ? task.due : (task.end ?? Infinity);
   return task.due < end && last >= start;
 }
 

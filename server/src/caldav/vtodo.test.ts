@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ScheduleType } from '../../../contract/tasks.ts';
 import type { SyncedTask } from '../tasks/task-sync.ts';
 import { DavError } from './dav-errors.ts';
-import { scheduleRrule } from './schedule-rrule.ts';
-import { parseClientTodo, vtodoCalendar } from './vtodo.ts';
+import { parseClientTodo, ruleWithoutEnd, vtodoCalendar } from './vtodo.ts';
 
 const calendar = (...lines: string[]) =>
   ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN', ...lines, 'END:VCALENDAR', ''].join('\r\n');
@@ -18,7 +16,7 @@ const task = (fields: Partial<SyncedTask> = {}): SyncedTask => ({
   comment: 'The ferns, too',
   active: true,
   due: Date.UTC(2026, 2, 28, 8),
-  scheduleType: 'w',
+  rrule: 'FREQ=WEEKLY',
   end: Date.UTC(2026, 5, 1),
   created: Date.UTC(2026, 0, 1),
   lastModified: Date.UTC(2026, 1, 1),
@@ -26,14 +24,17 @@ const task = (fields: Partial<SyncedTask> = {}): SyncedTask => ({
   ...fields,
 });
 
-describe('the schedule types as RRULEs', () => {
-  it('maps each of the six steps to its RRULE and back, and a one-off task to none', () => {
-    for (const type of ['y', 'q', 'm', 'b', 'w', 'd', 'o'] as ScheduleType[]) {
-      expect(scheduleRrule.typeOf(scheduleRrule.of(type) ?? null) ?? 'o').toBe(type);
-    }
-    expect(scheduleRrule.typeOf('FREQ=WEEKLY;INTERVAL=2;UNTIL=20270101T000000Z;WKST=MO')).toBe('b');
-    expect(scheduleRrule.typeOf('FREQ=DAILY;INTERVAL=3')).toBeUndefined();
-    expect(scheduleRrule.typeOf('FREQ=WEEKLY;BYDAY=MO,TH')).toBeUndefined();
+describe('a client\'s RRULE', () => {
+  it('is kept without its end and week start', () => {
+    expect(ruleWithoutEnd('FREQ=WEEKLY;INTERVAL=2;UNTIL=20270101T000000Z;WKST=MO')).toBe('FREQ=WEEKLY;INTERVAL=2');
+    expect(ruleWithoutEnd('freq=DAILY;COUNT=5')).toBe('FREQ=DAILY;COUNT=5');
+  });
+
+  it('is read from a VTODO as it is, any rule the client made', () => {
+    expect(parseClientTodo(todo('DUE:20261202T170000Z', 'RRULE:FREQ=MONTHLY;BYDAY=2TU;UNTIL=20271231T000000Z'), 'UTC')).toMatchObject({
+      rrule: 'FREQ=MONTHLY;BYDAY=2TU',
+      end: Date.UTC(2027, 11, 31),
+    });
   });
 });
 
@@ -47,11 +48,11 @@ describe('a task as a VTODO', () => {
       name: 'Water the plants',
       comment: 'The ferns, too',
       due: Date.UTC(2026, 2, 28, 8),
-      scheduleType: 'w',
+      rrule: 'FREQ=WEEKLY',
       end: Date.UTC(2026, 5, 1),
       completed: false,
     });
-    expect(parseClientTodo(vtodoCalendar(task({ active: false, scheduleType: 'o', end: null }), 'UTC'), 'UTC')).toMatchObject({ completed: true, scheduleType: null });
+    expect(parseClientTodo(vtodoCalendar(task({ active: false, rrule: null, end: null }), 'UTC'), 'UTC')).toMatchObject({ completed: true, rrule: null });
   });
 
   it('reads a client\'s times: UTC, a TZID, floating in the owner\'s zone, a date at its midnight', () => {

@@ -1,10 +1,8 @@
 import ICAL from 'ical.js';
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block, tzlib_get_timezones } from 'timezones-ical-library';
-import type { ScheduleType } from '../../../contract/tasks.ts';
 import type { SyncedTask } from '../tasks/task-sync.ts';
 import { DavError } from './dav-errors.ts';
-import { scheduleRrule } from './schedule-rrule.ts';
 
 /** What a client's VTODO says, in the task's terms; a field the VTODO leaves out is null. */
 export type ClientTodo = {
@@ -13,12 +11,21 @@ export type ClientTodo = {
   comment: string;
   /** DUE, or DTSTART without one. */
   due: number | null;
-  /** null: no RRULE; undefined: an RRULE no schedule type steps by, which leaves the type as it was. */
-  scheduleType: ScheduleType | null | undefined;
+  /** The RRULE without its end (`end`): `ruleWithoutEnd`; null: none. */
+  rrule: string | null;
   /** The RRULE's UNTIL. */
   end: number | null;
   completed: boolean;
 };
+
+/** An RRULE value without UNTIL (kept as the task's end) and WKST (Monday, as the rule library counts). */
+export function ruleWithoutEnd(rule: string): string {
+  return rule
+    .toUpperCase()
+    .split(';')
+    .filter((part) => part !== '' && !/^(UNTIL|WKST)=/.test(part))
+    .join(';');
+}
 
 /** Each zone's VTIMEZONE as parsed once: the library's lookup costs milliseconds, a sync renders every task. */
 const vtimezones = new Map<string, unknown[] | null>();
@@ -67,7 +74,7 @@ export function vtodoCalendar(task: SyncedTask, zone: string): string {
   todo.addPropertyWithValue('last-modified', utc(task.lastModified));
   todo.addPropertyWithValue('summary', task.name);
   if (task.comment !== '') todo.addPropertyWithValue('description', task.comment);
-  const rrule = scheduleRrule.of(task.scheduleType);
+  const rrule = task.rrule;
   // An RRULE counts from DTSTART (RFC 5545 §3.3.10): the current occurrence, as the series goes on from it.
   if (rrule !== null) addTime(todo, 'dtstart', task.due, timezone);
   addTime(todo, 'due', task.due, timezone);
@@ -157,7 +164,7 @@ export function parseClientTodo(body: string, zone: string): ClientTodo {
     name: text(todo, 'summary'),
     comment: text(todo, 'description'),
     due: due ? millisOf(due, calendar, zone) : null,
-    scheduleType: scheduleRrule.typeOf(rrule ? rrule.toString() : null),
+    rrule: rrule ? ruleWithoutEnd(rrule.toString()) : null,
     end: rrule?.until ? timeMillis(rrule.until, null, calendar, zone) : null,
     completed: status === 'COMPLETED' || (status === '' && todo.hasProperty('completed')),
   };

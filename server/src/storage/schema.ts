@@ -250,6 +250,12 @@ export interface TasksTable {
   notice_in_workday: number;
   comment: string;
   notice_error: string | null;
+  /** A custom rule's RRULE value (schedule_type c); null for the six codes, whose rule is derived. */
+  rrule: string | null;
+  /** `due` or `done`: what the next occurrence is counted from. */
+  repeat_from: string;
+  /** JSON array of {id, text, done}. */
+  checklist: string;
   /** The household list it is in (tasks/lists.store.ts); null: its owner's own task. */
   list_id: string | null;
   assignee_id: string | null;
@@ -329,6 +335,8 @@ export interface TaskCompletionsTable {
   occurrence_index: number;
   due_time: number;
   completed_at: number;
+  /** JSON array of {id, text, done}: the checklist at completion; null for completions before checklists. */
+  checklist: string | null;
 }
 
 /** Each owner's count of changes to their tasks: CalDAV's sync token (migration 0037). */

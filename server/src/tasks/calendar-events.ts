@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { firstNotice, repeatNotice, type NoticeRules } from './notice-times.ts';
-import { nextOccurrence, occurrence } from './schedule.ts';
+import { nextOccurrence } from './recurrence.ts';
 import { noticeRulesOf, seriesOf } from './task-record.ts';
 import type { CompletionRow, TaskRow } from './tasks.store.ts';
 
@@ -62,14 +62,10 @@ function dueTimes(task: TaskRow, zone: string, now: number, window: FeedWindow):
   if (task.schedule_time >= window.from && task.schedule_time <= window.to) times.push(task.schedule_time);
   const series = seriesOf(task, zone);
   const end = Math.min(window.to, task.schedule_end_time ?? Infinity);
-  const next = nextOccurrence(series, task.occurrence_index, Math.max(task.schedule_time, now));
-  if (next === null) return times;
-  let index = next.index;
-  let time: number | null = next.time;
-  while (time !== null && time <= end && times.length < MAX_EVENTS_PER_TASK) {
-    if (time >= window.from) times.push(time);
-    index += 1;
-    time = occurrence(series, index);
+  let next = nextOccurrence(series, task.occurrence_index, Math.max(task.schedule_time, now));
+  while (next !== null && next.time <= end && times.length < MAX_EVENTS_PER_TASK) {
+    if (next.time >= window.from) times.push(next.time);
+    next = nextOccurrence(series, next.index, next.time);
   }
   return times;
 }

@@ -64,6 +64,9 @@ describe.each(testDialects)('health while far-date tasks are completed and notic
         assignee_id: null,
         rotation: '[]',
         rotation_turn: 0,
+        rrule: null,
+        repeat_from: 'due',
+        checklist: '[]',
       });
       // A server in service has run these routes before: the first run of any request costs tens of
       // milliseconds of compiling, far dates or not, which is not what this measures.

@@ -61,6 +61,9 @@ describe.each(testDialects)('far dates on %s', (dialect) => {
       assignee_id: null,
       rotation: '[]',
       rotation_turn: 0,
+      rrule: null,
+      repeat_from: 'due',
+      checklist: '[]',
       ...fields,
     };
     await t.storage.db.insertInto('tasks').values(row).execute();

@@ -66,6 +66,9 @@ describe.each(testDialects)('the task lists store on %s', (dialect) => {
     assignee_id: null,
     rotation: '[]',
     rotation_turn: 0,
+    rrule: null,
+    repeat_from: 'due',
+    checklist: '[]',
   });
   const seen = async (viewerId: string) => (await tasks.page(viewerId, 'all', undefined, 100)).map((row) => row.id).sort();
 

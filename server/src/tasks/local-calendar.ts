@@ -31,3 +31,19 @@ export function calendarMonthsBetween(from: DateTime, to: DateTime): number | nu
   if (!from.isValid || !to.isValid) return null;
   return (to.year - from.year) * 12 + (to.month - from.month);
 }
+
+/**
+ * The instant of a local time in `zone`, null if the calendar cannot hold it. A time the clocks
+ * pass twice (the night they go back) is the first of the two, as RFC 5545 reads it; a time they
+ * skip moves forward by the gap (02:30 becomes 03:30).
+ */
+export function localInstant(time: DateTime): number | null {
+  if (!time.isValid) return null;
+  const wall = time.toMillis() + time.offset * 60_000;
+  const zone = time.zone;
+  const earliest = [zone.offset(time.toMillis() - DAY_MS), zone.offset(time.toMillis() + DAY_MS)]
+    .map((offset) => wall - offset * 60_000)
+    .filter((ms) => zone.offset(ms) * 60_000 === wall - ms)
+    .sort((a, b) => a - b)[0];
+  return earliest ?? time.toMillis();
+}

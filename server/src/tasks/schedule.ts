@@ -1,6 +1,6 @@
 import { DateTime, type DurationLikeObject } from 'luxon';
 import type { RepeatingType, ScheduleType } from '../../../contract/tasks.ts';
-import { calendarMonthsBetween, calendarDaysBetween, millisOf } from './local-calendar.ts';
+import { calendarMonthsBetween, calendarDaysBetween, localInstant, millisOf } from './local-calendar.ts';
 
 /** One step of each schedule type, in local calendar terms (docs/behaviour/tasks-and-notices.md). */
 const STEP: Record<RepeatingType, { months: number } | { days: number }> = {
@@ -12,7 +12,8 @@ const STEP: Record<RepeatingType, { months: number } | { days: number }> = {
   d: { days: 1 },
 };
 
-export type Series = { anchor: number; type: ScheduleType; zone: string };
+/** The six codes' series; a custom rule's is recurrence.ts's. */
+export type Series = { anchor: number; type: Exclude<ScheduleType, 'c'>; zone: string };
 
 function times(step: DurationLikeObject, n: number): DurationLikeObject {
   return Object.fromEntries(Object.entries(step).map(([unit, amount]) => [unit, amount * n]));
@@ -26,7 +27,7 @@ function times(step: DurationLikeObject, n: number): DurationLikeObject {
  */
 export function occurrence({ anchor, type, zone }: Series, n: number): number | null {
   if (type === 'o') return n === 0 ? millisOf(DateTime.fromMillis(anchor, { zone })) : null;
-  return millisOf(DateTime.fromMillis(anchor, { zone }).plus(times(STEP[type], n)));
+  return localInstant(DateTime.fromMillis(anchor, { zone }).plus(times(STEP[type], n)));
 }
 
 /** How many whole steps lie between the anchor's local date and that of `time`. */

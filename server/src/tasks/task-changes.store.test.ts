@@ -30,6 +30,9 @@ const row = (id: string, ownerId: string): TaskRow => ({
   assignee_id: null,
   rotation: '[]',
   rotation_turn: 0,
+  rrule: null,
+  repeat_from: 'due',
+  checklist: '[]',
 });
 
 describe.each(testDialects)('the change numbers of tasks on %s', (dialect) => {

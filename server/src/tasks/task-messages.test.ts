@@ -59,7 +59,7 @@ describe.each(testDialects)('task validation messages on %s', (dialect) => {
       ['emails', 'ada@example.org', 'Recipients must be a list'],
       ['schedule_time', '', 'Due time must be an existing ISO date-time such as 2026-03-08T09:00:00Z'],
       ['schedule_time', null, 'Due time is required'],
-      ['schedule_type', 'hourly', 'Repeats must be one of o, y, q, m, b, w, d'],
+      ['schedule_type', 'hourly', 'Repeats must be one of o, y, q, m, b, w, d, c'],
       ['overdue_notice', 'yes', 'Overdue notice must be true or false'],
       ['schedule_end_time', '2026-04-30T09:00Z', 'End time must not be before the due time'],
       ['schedule_time', '2026-12-02T09:00Z', 'Due time must not be after the end time'],

@@ -1,5 +1,5 @@
-import type { ScheduleType } from '../../../contract/tasks.ts';
 import { firstNotice } from './notice-times.ts';
+import { rruleOf } from './recurrence.ts';
 import { noticeRulesOf } from './task-record.ts';
 import type { ChangedTask, TaskChangesStore } from './task-changes.store.ts';
 
@@ -18,7 +18,8 @@ export type SyncedTask = {
   active: boolean;
   /** The current occurrence's due time. */
   due: number;
-  scheduleType: ScheduleType;
+  /** The task's rule as an RRULE value without its end (tasks/recurrence.ts); null for a one-off task. */
+  rrule: string | null;
   end: number | null;
   created: number;
   lastModified: number;
@@ -39,7 +40,7 @@ export function createTaskSync({ changes, zoneOf }: Options) {
     comment: task.comment,
     active: task.active === 1,
     due: task.schedule_time,
-    scheduleType: task.schedule_type as ScheduleType,
+    rrule: rruleOf(task, zone),
     end: task.schedule_end_time,
     created: task.create_time,
     lastModified: task.last_updated,

@@ -83,9 +83,9 @@ describe.each(testDialects)('done tasks and completion history on %s', (dialect)
     }
     expect((await call('GET', `/schedule/${task.id}`, dana)).json()).toMatchObject({ active: false });
     expect(await history(dana, task.id)).toEqual([
-      { occurrence: 2, due_time: iso(first + 14 * DAY), completed_at: iso(times[2]!) },
-      { occurrence: 1, due_time: iso(first + 7 * DAY), completed_at: iso(times[1]!) },
-      { occurrence: 0, due_time: iso(first), completed_at: iso(times[0]!) },
+      { occurrence: 2, due_time: iso(first + 14 * DAY), completed_at: iso(times[2]!), checklist: [] },
+      { occurrence: 1, due_time: iso(first + 7 * DAY), completed_at: iso(times[1]!), checklist: [] },
+      { occurrence: 0, due_time: iso(first), completed_at: iso(times[0]!), checklist: [] },
     ]);
 
     const theirs = await call('GET', `/schedule/${task.id}/completions`, eve);
@@ -122,7 +122,7 @@ describe.each(testDialects)('done tasks and completion history on %s', (dialect)
     t.clock.advance(1000);
     const completedAt = t.clock.now();
     expect(await complete(gil, once.id)).toMatchObject({ active: false, schedule_time: iso(due), next_notice_time: null });
-    expect(await history(gil, once.id)).toEqual([{ occurrence: 0, due_time: iso(due), completed_at: iso(completedAt) }]);
+    expect(await history(gil, once.id)).toEqual([{ occurrence: 0, due_time: iso(due), completed_at: iso(completedAt), checklist: [] }]);
     expect(await listAll(gil)).toEqual(['Daily']);
     expect(await listAll(gil, 'done')).toEqual(['Renew the passport']);
     const again = await call('PUT', `/schedule/${once.id}`, gil, { type: 'complete' });

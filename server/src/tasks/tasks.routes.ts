@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { CreateTaskBody, TaskAction } from '../../../contract/task-requests.ts';
 import { DonePage, DonePageQuery, Task, TaskCompletion, TaskIdParams, TaskPage, TaskPageQuery } from '../../../contract/tasks.ts';
+import { checklistsRoutes } from './checklists.routes.ts';
 import type { TasksService } from './tasks.service.ts';
 
 // Header names arrive lower-cased; other headers pass through untouched.
@@ -12,6 +13,7 @@ const PageHeaders = z.looseObject({ pagecursor: z.string().max(500, 'must be at 
 /** The task gateway of docs/behaviour/tasks-and-notices.md, at its own paths; registered behind requireUserOrApiToken. */
 export const tasksRoutes: FastifyPluginAsync<{ tasks: TasksService }> = async (app, { tasks }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
+  await app.register(checklistsRoutes, { tasks });
 
   routes.get(
     '/schedule',

@@ -12,6 +12,7 @@ import {
   NO_MORE_RESULTS,
   type Task,
   type TaskCompletion,
+  type RepeatFrom,
   type TaskPage,
   type TasksExport,
   type TaskStatus,
@@ -22,7 +23,9 @@ import { feedWindow, MAX_EVENTS_PER_FEED } from './calendar-events.ts';
 import type { ListsStore } from './lists.store.ts';
 import { firstNotice, repeatNotice } from './notice-times.ts';
 import { decodeCursor, decodeDoneCursor, encodeCursor, encodeDoneCursor } from './page-cursor.ts';
-import { nextOccurrence } from './schedule.ts';
+import { checklistActions } from './checklists.service.ts';
+import { resetChecklist } from './checklists.ts';
+import { anchorOnDoneDay, firstOccurrence, nextOccurrence, parseRecurrence } from './recurrence.ts';
 import { noticeRulesOf, seriesOf, toCompletion, toDoneEntry, toTask } from './task-record.ts';
 import { taskCalendar } from './tasks.ical.ts';
 import type { ClientIdentity } from './task-changes.store.ts';
@@ -46,6 +49,8 @@ const NOT_IN_A_LIST = (field: string) => `${field}: only a task in a list has on
 function onlyPeople(field: string, ids: readonly string[], people: readonly string[]): void {
   if (ids.some((id) => !people.includes(id))) throw new AppError(400, `${field}: must name people of the task's list`);
 }
+const CUSTOM_NEEDS_RULE = 'A custom schedule is set by its repeat rule (rrule)';
+const repeatFromOf = (row: TaskRow) => row.repeat_from as RepeatFrom;
 
 const notActive = () => new AppError(409, 'The task is not active');
 const movedMeanwhile = () => new AppError(409, 'The task changed meanwhile (completed or edited elsewhere); reload it');
@@ -80,8 +85,21 @@ function patchFor(change: Exclude<TaskFieldChange, ListFieldChange>, row: TaskRo
       return { ...moved, next_notice_time: pendingNotice({ ...row, ...moved }, zone, now) };
     }
     case 'schedule_type':
+      // A custom task's type saved as it is changes nothing; another task cannot become custom without its rule.
+      if (change.value === 'c') {
+        if (row.schedule_type === 'c') return {};
+        throw new AppError(400, CUSTOM_NEEDS_RULE);
+      }
       // The current due time stays; later occurrences step from it by the new type.
-      return { schedule_type: change.value, anchor_time: row.schedule_time, occurrence_index: 0 };
+      return { schedule_type: change.value, rrule: null, anchor_time: row.schedule_time, occurrence_index: 0 };
+    case 'rrule': {
+      // As for the type: the current due time stays, later occurrences follow the rule from it.
+      const rule = change.value === null ? { schedule_type: 'o', rrule: null } : parseRecurrence(change.value, repeatFromOf(row), row.schedule_time, zone);
+      return { ...rule, anchor_time: row.schedule_time, occurrence_index: 0 };
+    }
+    case 'repeat_from':
+      if (change.value === 'done' && row.rrule !== null) parseRecurrence(row.rrule, 'done', row.schedule_time, zone);
+      return { repeat_from: change.value };
     case 'next_notice_time':
       if (row.active !== 1) throw notActive();
       return { next_notice_time: change.value, notice_set_by_user: 1 };
@@ -104,7 +122,13 @@ function patchFor(change: Exclude<TaskFieldChange, ListFieldChange>, row: TaskRo
  */
 function completion(row: TaskRow, zone: string, now: number): TaskPatch {
   if (row.active !== 1) throw notActive();
-  const next = nextOccurrence(seriesOf(row, zone), row.occurrence_index, Math.max(row.schedule_time, now));
+  const series = seriesOf(row, zone);
+  // Repeating from when it was done: the series starts again on that day, and goes on from there.
+  const fromDone = row.repeat_from === 'done' && row.schedule_type !== 'o';
+  const anchor = fromDone ? anchorOnDoneDay(series, now) : row.anchor_time;
+  const next = fromDone
+    ? nextOccurrence({ ...series, anchor }, 0, Math.max(anchor, now))
+    : nextOccurrence(series, row.occurrence_index, Math.max(row.schedule_time, now));
   if (next === null || (row.schedule_end_time !== null && next.time > row.schedule_end_time)) {
     return { active: 0, next_notice_time: null, last_notice_time: null, notice_set_by_user: 0 };
   }
@@ -112,6 +136,8 @@ function completion(row: TaskRow, zone: string, now: number): TaskPatch {
   return {
     // The next occurrence is the next person's turn (docs/decisions/0048-household-lists.md).
     rotation_turn: row.rotation_turn + 1,
+    anchor_time: anchor,
+    checklist: resetChecklist(row.checklist),
     occurrence_index: next.index,
     schedule_time: next.time,
     last_notice_time: null,
@@ -135,9 +161,12 @@ export function createTasksService({ tasks, lists, clock, zoneOf, onScheduleChan
     return people;
   }
 
+  /** The tasks as the API sends them: with their lists' people, and their rules in their owners' zones. */
   async function present(rows: TaskRow[]): Promise<Task[]> {
     const people = await peopleOf(rows);
-    return rows.map((row) => toTask(row, people.get(row.list_id ?? '') ?? []));
+    const zones = new Map<string, string>();
+    for (const owner of new Set(rows.map((row) => row.owner_id))) zones.set(owner, await zoneOf(owner));
+    return rows.map((row) => toTask(row, people.get(row.list_id ?? '') ?? [], zones.get(row.owner_id)!));
   }
   const presentOne = async (row: TaskRow) => (await present([row]))[0] as Task;
 
@@ -166,6 +195,8 @@ export function createTasksService({ tasks, lists, clock, zoneOf, onScheduleChan
   }
 
   return {
+    ...checklistActions({ tasks, clock, owned, present: presentOne }),
+
     /** `identity`: the UID and resource name a CalDAV client gave the task it made. */
     async create(ownerId: string, body: CreateTaskBody, identity?: ClientIdentity): Promise<Task> {
       const named = [...(body.assignee_id === null ? [] : [body.assignee_id]), ...body.rotation];
@@ -176,6 +207,12 @@ export function createTasksService({ tasks, lists, clock, zoneOf, onScheduleChan
         onlyPeople('rotation', body.rotation, people);
       }
       const now = clock.now();
+      const zone = await zoneOf(ownerId);
+      if (body.rrule === null && body.schedule_type === 'c') throw new AppError(400, CUSTOM_NEEDS_RULE);
+      const rule = body.rrule === null ? { schedule_type: body.schedule_type, rrule: null } : parseRecurrence(body.rrule, body.repeat_from, body.first_schedule_time, zone);
+      // A custom rule's first due time is its first occurrence at or after the time given.
+      const first = firstOccurrence({ anchor: body.first_schedule_time, type: rule.schedule_type, rrule: rule.rrule, zone }) ?? body.first_schedule_time;
+      if (body.schedule_end_time !== null && body.schedule_end_time < first) throw new AppError(400, END_BEFORE_DUE_MESSAGE);
       const row: TaskRow = {
         id: randomUUID(),
         owner_id: ownerId,
@@ -185,10 +222,12 @@ export function createTasksService({ tasks, lists, clock, zoneOf, onScheduleChan
         last_updated: now,
         first_schedule_time: body.first_schedule_time,
         schedule_end_time: body.schedule_end_time,
-        schedule_type: body.schedule_type,
+        schedule_type: rule.schedule_type,
+        rrule: rule.rrule,
+        repeat_from: body.repeat_from,
         anchor_time: body.first_schedule_time,
         occurrence_index: 0,
-        schedule_time: body.first_schedule_time,
+        schedule_time: first,
         next_notice_time: null,
         notice_set_by_user: 0,
         last_notice_time: null,
@@ -202,8 +241,9 @@ export function createTasksService({ tasks, lists, clock, zoneOf, onScheduleChan
         assignee_id: body.assignee_id,
         rotation: JSON.stringify(body.rotation),
         rotation_turn: 0,
+        checklist: '[]',
       };
-      row.next_notice_time = pendingNotice(row, await zoneOf(ownerId), now);
+      row.next_notice_time = pendingNotice(row, zone, now);
       await tasks.insert(row, identity);
       onScheduleChange();
       return presentOne(row);

@@ -119,10 +119,31 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
             occurrence_index: row.occurrence_index,
             due_time: row.schedule_time,
             completed_at: completedAt,
+            checklist: row.checklist,
           })
           .execute();
         await recordTaskChange(trx, row.owner_id, row.id);
         return trx.selectFrom('tasks').selectAll().where('id', '=', row.id).executeTakeFirst();
+      });
+    },
+
+    /**
+     * Writes the checklist only if it is still `before`: of two edits at once, the second finds it
+     * changed and changes nothing. Undefined when it had changed (or the task is gone).
+     */
+    async updateChecklist(viewerId: string, id: string, before: string, after: string, now: number): Promise<TaskRow | undefined> {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('tasks')
+          .set({ checklist: after, last_updated: now })
+          .where('id', '=', id)
+          .where('checklist', '=', before)
+          .where(taskVisibleTo(viewerId))
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return undefined;
+        const updated = await trx.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        await recordTaskChange(trx, updated.owner_id, id);
+        return updated;
       });
     },
 

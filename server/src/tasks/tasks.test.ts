@@ -69,7 +69,7 @@ describe.each(testDialects)('task gateway on %s', (dialect) => {
     expect(await refused('POST', '/schedule', { name: 'x', first_schedule_time: '2026-02-01' })).toMatch(/^First due must be an existing ISO date-time/);
     expect(await refused('POST', '/schedule', { name: 'x', first_schedule_time: '2026-02-01T08:30Z', owner: 'b' })).toMatch(/owner/);
     expect(await refused('POST', '/schedule', { name: 'x'.repeat(201), first_schedule_time: '2026-02-01T08:30Z' })).toBe('Name must be at most 200 characters');
-    expect(await refused('POST', '/schedule', { name: 'x', first_schedule_time: '2026-02-01T08:30Z', schedule_type: 'h' })).toBe('Repeats must be one of o, y, q, m, b, w, d');
+    expect(await refused('POST', '/schedule', { name: 'x', first_schedule_time: '2026-02-01T08:30Z', schedule_type: 'h' })).toBe('Repeats must be one of o, y, q, m, b, w, d, c');
     const malformed = await t.app.inject({ method: 'POST', url: '/schedule', headers: { ...bearer(alice), 'content-type': 'application/json' }, payload: '{"name":' });
     expect(malformed.statusCode).toBe(400);
     expect(TaskPage.parse((await call('GET', '/schedule?pageSize=100', alice)).json()).tasks).toHaveLength(before);
@@ -162,7 +162,7 @@ describe.each(testDialects)('task gateway on %s', (dialect) => {
       ['notice_hours', [9.5], /^Notice hours are whole hours from 0 to 23$/],
       ['notice_hours', [24], /^Notice hours are whole hours from 0 to 23$/],
       ['notice_hours', ['9'], /^Notice hours are whole hours from 0 to 23$/],
-      ['schedule_type', 'x', /^Repeats must be one of o, y, q, m, b, w, d$/],
+      ['schedule_type', 'x', /^Repeats must be one of o, y, q, m, b, w, d, c$/],
       ['schedule_time', '2026-13-01T00:00Z', /^Due time must be an existing ISO date-time/],
       ['schedule_time', null, /^Due time is required$/],
       ['name', '', /^Name is required$/],

@@ -80,8 +80,8 @@ describe.each(testDialects)('exporting one’s data on %s', (dialect) => {
       {
         ...weeklyNow,
         completions: [
-          { occurrence: 0, due_time: iso(first), completed_at: iso(completedAt[0]!) },
-          { occurrence: 1, due_time: iso(first + 7 * DAY), completed_at: iso(completedAt[1]!) },
+          { occurrence: 0, due_time: iso(first), completed_at: iso(completedAt[0]!), checklist: [] },
+          { occurrence: 1, due_time: iso(first + 7 * DAY), completed_at: iso(completedAt[1]!), checklist: [] },
         ],
       },
       { ...yearly, completions: [] },

@@ -1,5 +1,6 @@
 import { firstProblem } from '../../../../contract/field-labels.ts';
 import {
+  ChecklistAddBody,
   CreateTaskBody,
   DUE_AFTER_END_MESSAGE,
   END_BEFORE_DUE_MESSAGE,
@@ -17,6 +18,12 @@ import type { ParsedItem } from '../../components/list-editor.tsx';
 export function taskValueProblem(key: TaskField, value: unknown): string | null {
   const parsed = TASK_FIELD_VALUES[key].safeParse(value);
   return parsed.success ? null : firstProblem(key, parsed.error.issues);
+}
+
+/** Why a checklist item's text would be refused. */
+export function taskChecklistTextProblem(text: string): string | null {
+  const parsed = ChecklistAddBody.shape.text.safeParse(text);
+  return parsed.success ? null : firstProblem('text', parsed.error.issues);
 }
 
 /** Why a new task's first due time would be refused (the create call's rule, which a field's update does not have). */

@@ -10,12 +10,14 @@ import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { useTaskListsQuery } from './task-lists.api.ts';
 import { useTasksDispatch } from './tasks.slice.ts';
 import { addTask } from './tasks.thunks.ts';
+import { choicesFor, type RuleDraft, ruleOf } from './rule-builder.ts';
+import { RuleEditor } from './rule-editor.tsx';
 import { firstDueProblem, taskValueProblem } from './task-checks.ts';
 import { fromLocalInput } from './task-time.ts';
 import { TaskZoneNote } from './task-zone-note.tsx';
 import { useTaskZone } from './use-task-zone.ts';
 
-type Problems = { name?: string; time?: string };
+type Problems = { name?: string; time?: string; rule?: string };
 
 export function TaskCreatePage() {
   const calls = useApiDispatch();
@@ -30,6 +32,8 @@ export function TaskCreatePage() {
   // "New task" from a list's page starts in that list.
   const [search] = useSearchParams();
   const [listId, setListId] = useState(search.get('list') ?? '');
+  // A custom rule ('c'), chosen in words or typed, and what it counts from.
+  const [rule, setRule] = useState<RuleDraft>({ rule: '', repeatFrom: 'due' });
   const [problems, setProblems] = useState<Problems>({});
   const [error, setError] = useState<string | null>(null);
   const busy = useCallsUnderWay('createTask');
@@ -40,12 +44,18 @@ export function TaskCreatePage() {
     // The create form's own messages for what is missing (docs/behaviour/tasks-and-notices.md); the contract's for the rest.
     const nameProblem = name.trim() === '' ? 'task name is required' : taskValueProblem('name', name);
     const timeProblem = firstTime === null ? 'Event time is required' : firstDueProblem(firstTime);
-    const found: Problems = { ...(nameProblem ? { name: nameProblem } : {}), ...(timeProblem ? { time: timeProblem } : {}) };
+    const ruleProblem = repeats === 'c' ? taskValueProblem('rrule', rule.rule) : null;
+    const found: Problems = {
+      ...(nameProblem ? { name: nameProblem } : {}),
+      ...(timeProblem ? { time: timeProblem } : {}),
+      ...(ruleProblem ? { rule: ruleProblem } : {}),
+    };
     setProblems(found);
-    if (firstTime === null || found.name || found.time) return;
+    if (firstTime === null || found.name || found.time || found.rule) return;
     setError(null);
     const inList = lists.some((list) => list.id === listId) ? { list_id: listId } : {};
-    void dispatch(addTask(calls, { name: name.trim(), first_schedule_time: firstTime, schedule_type: repeats, ...inList })).then(
+    const schedule = repeats === 'c' ? { schedule_type: repeats, rrule: rule.rule.trim(), repeat_from: rule.repeatFrom } : { schedule_type: repeats };
+    void dispatch(addTask(calls, { name: name.trim(), first_schedule_time: firstTime, ...schedule, ...inList })).then(
       (task) => navigate(`/task/${encodeURIComponent(task.id)}`),
       (failure: unknown) => setError(errorMessage(failure)),
     );
@@ -68,7 +78,15 @@ export function TaskCreatePage() {
         </Form.Group>
         <Form.Group className="mb-3" controlId="task-schedule-type">
           <Form.Label>{FIELD_LABELS.schedule_type}</Form.Label>
-          <Form.Select value={repeats} onChange={(event) => setRepeats(ScheduleType.parse(event.target.value))}>
+          <Form.Select
+            value={repeats}
+            onChange={(event) => {
+              const chosen = ScheduleType.parse(event.target.value);
+              // A custom rule starts as the rule the words' first choices make, from the time typed.
+              if (chosen === 'c' && rule.rule === '') setRule({ ...rule, rule: ruleOf(choicesFor(fromLocalInput(time, zone), zone), zone) });
+              setRepeats(chosen);
+            }}
+          >
             {SCHEDULE_TYPES.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
@@ -76,6 +94,16 @@ export function TaskCreatePage() {
             ))}
           </Form.Select>
         </Form.Group>
+        {repeats === 'c' && (
+          <Form.Group className="mb-3">
+            <RuleEditor id="task-rule" draft={rule} onChange={setRule} firstDue={fromLocalInput(time, zone)} zone={zone} />
+            {problems.rule && (
+              <p className="text-danger small mt-1" id="task-rule-problem">
+                {problems.rule}
+              </p>
+            )}
+          </Form.Group>
+        )}
         {lists.length > 0 && (
           <Form.Group className="mb-3" controlId="task-list">
             <Form.Label>{FIELD_LABELS.list_id}</Form.Label>

@@ -13,6 +13,7 @@ import { listOf, personName } from './task-list-people.ts';
 import { TaskSharingFields } from './task-sharing-fields.tsx';
 import { selectTasks, useTasksDispatch } from './tasks.slice.ts';
 import { completeCurrentTask, deleteCurrentTask, openTask, saveTaskField } from './tasks.thunks.ts';
+import { TaskChecklist } from './task-checklist.tsx';
 import { TaskHistory } from './task-history.tsx';
 import { TaskFields } from './task-fields.tsx';
 import { TaskZoneNote } from './task-zone-note.tsx';
@@ -87,6 +88,7 @@ export function TaskDetailPage() {
         }
         onSave={(key, value) => dispatch(saveTaskField(calls, id, key, value))}
       />
+      <TaskChecklist task={task} />
       <div className="d-flex gap-2">
         {task.active && (
           <Button variant="success" onClick={() => void dispatch(completeCurrentTask(calls, id))}>

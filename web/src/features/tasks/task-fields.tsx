@@ -5,6 +5,9 @@ import type { TaskField } from '../../../../contract/task-requests.ts';
 import { SCHEDULE_TYPES, type ScheduleType, type Task } from '../../../../contract/tasks.ts';
 import { EditableField } from '../../components/editable-field.tsx';
 import { type ListDraft, ListEditor, type ParsedItem, settleList } from '../../components/list-editor.tsx';
+import type { RuleDraft } from './rule-builder.ts';
+import { RuleEditor } from './rule-editor.tsx';
+import { ruleWords } from './rule-words.ts';
 import type { TaskFieldValue } from './tasks.api.ts';
 import { parseEmail, parseNoticeHour, taskTimeProblem, taskValueProblem } from './task-checks.ts';
 import { noticeHoursNote } from './task-notices.ts';
@@ -64,6 +67,15 @@ export function TaskFields({ task, zone, noRecipients, onSave }: TaskFieldsProps
       onSave={save(key)}
     />
   );
+  /** A rule and what it counts from, saved as one or two changes: what it counts from first when that is the due date, so a counted rule is never refused on the way. */
+  const saveRule = async (draft: RuleDraft) => {
+    const rule = draft.rule.trim() === '' ? null : draft.rule.trim();
+    const changes: [TaskField, TaskFieldValue][] = [];
+    if (rule !== task.rrule) changes.push(['rrule', rule]);
+    if (draft.repeatFrom !== task.repeat_from) changes[draft.repeatFrom === 'due' ? 'unshift' : 'push'](['repeat_from', draft.repeatFrom]);
+    for (const [key, value] of changes) if (!(await onSave(key, value))) return false;
+    return true;
+  };
   const listField = <T extends string | number>(
     key: ListField,
     items: T[],
@@ -116,7 +128,8 @@ export function TaskFields({ task, zone, noRecipients, onSave }: TaskFieldsProps
           show={typeLabel}
           editor={(draft, setDraft, inputId) => (
             <Form.Select id={inputId} size="sm" value={draft} onChange={(event) => setDraft(event.target.value as ScheduleType)}>
-              {SCHEDULE_TYPES.map((option) => (
+              {/* A custom rule is set by the rule below. */}
+              {SCHEDULE_TYPES.filter((option) => option.value !== 'c' || draft === 'c').map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
                 </option>
@@ -124,6 +137,17 @@ export function TaskFields({ task, zone, noRecipients, onSave }: TaskFieldsProps
             </Form.Select>
           )}
           onSave={save('schedule_type')}
+        />
+      </Row>
+      <Row field="rrule" label={labelOf('rrule')}>
+        <EditableField<RuleDraft>
+          id="task-rrule"
+          label={labelOf('rrule')}
+          value={{ rule: task.rrule ?? '', repeatFrom: task.repeat_from }}
+          show={(draft) => ruleWords(draft.rule === '' ? null : draft.rule, draft.repeatFrom, zone)}
+          editor={(draft, setDraft, inputId) => <RuleEditor id={inputId} draft={draft} onChange={setDraft} firstDue={task.schedule_time} zone={zone} />}
+          check={(draft) => (draft.rule.trim() === '' ? null : taskValueProblem('rrule', draft.rule))}
+          onSave={saveRule}
         />
       </Row>
       <Row field="schedule_time" label={labelOf('schedule_time')}>{timeField('schedule_time')}</Row>

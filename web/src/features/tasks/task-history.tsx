@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import type { ChecklistItem } from '../../../../contract/tasks.ts';
 import Table from 'react-bootstrap/Table';
 import { useCompletionsQuery } from './tasks.api.ts';
 import { formatTaskTime } from './task-time.ts';
@@ -16,6 +17,8 @@ export function TaskHistory({ id, version, zone }: { id: string; version: string
   }, [error]);
 
   if (completions === undefined) return null;
+  // The checklist as it was at each Complete, where the task had one.
+  const withChecklist = completions.some((completion) => (completion.checklist ?? []).length > 0);
   return (
     <section id="task-history" className="mt-4">
       <h2 className="h5">History</h2>
@@ -27,6 +30,7 @@ export function TaskHistory({ id, version, zone }: { id: string; version: string
             <tr>
               <th scope="col">Completed</th>
               <th scope="col">Occurrence due</th>
+              {withChecklist && <th scope="col">Checklist</th>}
             </tr>
           </thead>
           <tbody>
@@ -34,6 +38,7 @@ export function TaskHistory({ id, version, zone }: { id: string; version: string
               <tr key={`${completion.completed_at} ${completion.due_time}`} className="task-completion">
                 <td>{formatTaskTime(completion.completed_at, zone)}</td>
                 <td>{formatTaskTime(completion.due_time, zone)}</td>
+                {withChecklist && <td>{checklistState(completion.checklist)}</td>}
               </tr>
             ))}
           </tbody>
@@ -41,4 +46,11 @@ export function TaskHistory({ id, version, zone }: { id: string; version: string
       )}
     </section>
   );
+}
+
+/** "2 of 3 ticked: Floors, Windows" */
+function checklistState(items: ChecklistItem[] | null): string {
+  if (items === null || items.length === 0) return '—';
+  const ticked = items.filter((item) => item.done);
+  return `${ticked.length} of ${items.length} ticked${ticked.length > 0 ? `: ${ticked.map((item) => item.text).join(', ')}` : ''}`;
 }

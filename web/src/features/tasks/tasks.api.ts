@@ -1,5 +1,5 @@
-import type { CreateTaskBody, TaskField } from '../../../../contract/task-requests.ts';
-import { DonePage, NO_MORE_RESULTS, type ScheduleType, Task, TaskCompletion, TaskPage, type TaskStatus } from '../../../../contract/tasks.ts';
+import type { ChecklistChangeBody, CreateTaskBody, TaskField } from '../../../../contract/task-requests.ts';
+import { DonePage, NO_MORE_RESULTS, type RepeatFrom, type ScheduleType, Task, TaskCompletion, TaskPage, type TaskStatus } from '../../../../contract/tasks.ts';
 import { api, emptyCall, jsonCall } from '../../api/api.ts';
 
 export interface TaskPageArgs {
@@ -39,9 +39,24 @@ export const tasksApi = api.injectEndpoints({
     deleteTask: build.mutation<null, string>({
       query: (id) => emptyCall(taskPath(id), { method: 'DELETE' }),
     }),
-    /** The create payload of docs/behaviour/tasks-and-notices.md: name, first time, and the schedule type chosen (d unless another is). */
-    createTask: build.mutation<Task, Pick<CreateTaskBody, 'name'> & { first_schedule_time: string; schedule_type: ScheduleType; list_id?: string }>({
+    /**
+     * The create payload of docs/behaviour/tasks-and-notices.md: name, first time, and the schedule
+     * type chosen (d unless another is), or a repeat rule and what it counts from; the list it is in.
+     */
+    createTask: build.mutation<
+      Task,
+      Pick<CreateTaskBody, 'name'> & { first_schedule_time: string; schedule_type: ScheduleType; rrule?: string; repeat_from?: RepeatFrom; list_id?: string }
+    >({
       query: (body) => jsonCall('/schedule/', Task, { method: 'POST', body }),
+    }),
+    addChecklistItem: build.mutation<Task, { id: string; text: string }>({
+      query: ({ id, text }) => jsonCall(`${taskPath(id)}/checklist`, Task, { method: 'POST', body: { text } }),
+    }),
+    changeChecklistItem: build.mutation<Task, { id: string; itemId: string; change: ChecklistChangeBody }>({
+      query: ({ id, itemId, change }) => jsonCall(`${taskPath(id)}/checklist/${encodeURIComponent(itemId)}`, Task, { method: 'PUT', body: change }),
+    }),
+    removeChecklistItem: build.mutation<Task, { id: string; itemId: string }>({
+      query: ({ id, itemId }) => jsonCall(`${taskPath(id)}/checklist/${encodeURIComponent(itemId)}`, Task, { method: 'DELETE' }),
     }),
     /** Each Complete of the task; `version` (the task's update time) names the history after each change. */
     completions: build.query<TaskCompletion[], { id: string; version: string }>({

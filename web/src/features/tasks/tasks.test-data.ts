@@ -11,6 +11,8 @@ export function aTask(id: string, fields: Partial<Task> = {}): Task {
     first_schedule_time: '2026-01-06T09:00:00.000Z',
     schedule_end_time: null,
     schedule_type: 'd',
+    rrule: 'FREQ=DAILY',
+    repeat_from: 'due',
     schedule_time: '2026-01-06T09:00:00.000Z',
     next_notice_time: '2026-01-06T09:00:00.000Z',
     emails: [],
@@ -23,6 +25,7 @@ export function aTask(id: string, fields: Partial<Task> = {}): Task {
     assignee_id: null,
     rotation: [],
     turn_id: null,
+    checklist: [],
     ...fields,
   };
 }

@@ -1,6 +1,6 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
-import type { CreateTaskBody, TaskField } from '../../../../contract/task-requests.ts';
-import { NO_MORE_RESULTS, type ScheduleType, type Task } from '../../../../contract/tasks.ts';
+import type { ChecklistChangeBody, CreateTaskBody, TaskField } from '../../../../contract/task-requests.ts';
+import { NO_MORE_RESULTS, type RepeatFrom, type ScheduleType, type Task } from '../../../../contract/tasks.ts';
 import { type ApiDispatch, ASKED_FOR_A_SLICE, failureOf, runChange, runLoad } from '../../api/api.ts';
 import { type TaskFieldValue, tasksApi } from './tasks.api.ts';
 import {
@@ -90,6 +90,19 @@ export function completeCurrentTask(calls: ApiDispatch, id: string): TasksThunk<
   return changeTask(() => runChange(calls, endpoints.completeTask.initiate(id)));
 }
 
+/** A checklist item added, changed (text or tick) or removed; the reply is the task with its checklist. */
+export function addChecklistItem(calls: ApiDispatch, id: string, text: string): TasksThunk<boolean> {
+  return changeTask(() => runChange(calls, endpoints.addChecklistItem.initiate({ id, text })));
+}
+
+export function changeChecklistItem(calls: ApiDispatch, id: string, itemId: string, change: ChecklistChangeBody): TasksThunk<boolean> {
+  return changeTask(() => runChange(calls, endpoints.changeChecklistItem.initiate({ id, itemId, change })));
+}
+
+export function removeChecklistItem(calls: ApiDispatch, id: string, itemId: string): TasksThunk<boolean> {
+  return changeTask(() => runChange(calls, endpoints.removeChecklistItem.initiate({ id, itemId })));
+}
+
 /** 'Delete', once confirmed: the task leaves the list; whether it was deleted. */
 export function deleteCurrentTask(calls: ApiDispatch, id: string): TasksThunk<boolean> {
   return async (dispatch) => {
@@ -110,7 +123,7 @@ export function deleteCurrentTask(calls: ApiDispatch, id: string): TasksThunk<bo
  */
 export function addTask(
   calls: ApiDispatch,
-  draft: Pick<CreateTaskBody, 'name'> & { first_schedule_time: string; schedule_type?: ScheduleType; list_id?: string },
+  draft: Pick<CreateTaskBody, 'name'> & { first_schedule_time: string; schedule_type?: ScheduleType; rrule?: string; repeat_from?: RepeatFrom; list_id?: string },
 ): TasksThunk<Task> {
   return async (dispatch) => {
     try {
