@@ -3,6 +3,7 @@ import { TaskList } from '../../../contract/task-lists.ts';
 import { Task } from '../../../contract/tasks.ts';
 import { manualClock } from '../test/manual-clock.ts';
 import { bearer, buildTestApp, createTestDatabase, registerUser, type TestApp, testDialects } from '../test/test-app.ts';
+import { startNtfy } from '../test/notice-stand-ins.ts';
 import { startTestSmtp } from '../test/test-smtp.ts';
 
 const HOUR = 3_600_000;
@@ -12,11 +13,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const FIRST_DUE = Date.UTC(2026, 2, 2, 9);
 
 describe.each(testDialects)('notices of household lists on %s', (dialect) => {
-  it('mail whoever\'s turn it is, beside the task\'s own addresses, and skip a member removed', { timeout: 60_000 }, async () => {
+  it('reach whoever\'s turn it is, by mail beside the task\'s own addresses and on their ntfy topic, and skip a member removed', { timeout: 60_000 }, async () => {
     const database = await createTestDatabase(dialect);
     const smtp = await startTestSmtp();
+    const ntfy = await startNtfy();
     const t: TestApp = await buildTestApp(database, {
-      env: { ALLOW_SIGNUP: 'true', SMTP_URL: smtp.url, PUBLIC_URL: 'https://organiser.example.org' },
+      // The ntfy stand-in listens on loopback, which the server reaches only with PREVIEW_ALLOW_PRIVATE.
+      env: { ALLOW_SIGNUP: 'true', SMTP_URL: smtp.url, PUBLIC_URL: 'https://organiser.example.org', PREVIEW_ALLOW_PRIVATE: 'true' },
       clock: manualClock(FIRST_DUE - 2 * HOUR),
     });
     try {
@@ -38,6 +41,11 @@ describe.each(testDialects)('notices of household lists on %s', (dialect) => {
       };
       const olive = await person('Olive');
       const sam = await person('Sam');
+      await olive.call('PUT', '/api/notify/ntfy', { url: `${ntfy.origin}/olive` });
+      await sam.call('PUT', '/api/notify/ntfy', { url: `${ntfy.origin}/sam` });
+      /** The titles of the notices each person's ntfy topic got, in order. */
+      const topics = () =>
+        Object.fromEntries(['olive', 'sam'].map((topic) => [topic, ntfy.received.filter((one) => one.path === `/${topic}`).map((one) => String(one.headers.title))]));
       const list = TaskList.parse(await olive.call('POST', '/api/task-lists', { name: 'Home' }));
       await olive.call('PUT', `/api/task-lists/${list.id}/members`, { emails: [sam.email] });
       const dishes = Task.parse(
@@ -79,6 +87,8 @@ describe.each(testDialects)('notices of household lists on %s', (dialect) => {
       expect(Task.parse(await sam.call('PUT', `/schedule/${dishes.id}`, { type: 'complete' })).turn_id).toBe(olive.id);
       await advanceTo(FIRST_DUE + 48 * HOUR);
       expect(mailsOf('Dishes')).toEqual([[olive.email], [sam.email], [olive.email]]);
+      // Each topic gets the notices of its person's turns: the bins, not done yet, are Sam's.
+      expect(topics()).toEqual({ olive: ['Dishes', 'Dishes'], sam: ['Bins', 'Dishes'] });
 
       // Thursday would be Sam's, but he has left the list: the rotation goes on without him.
       await advanceTo(FIRST_DUE + 49 * HOUR);
@@ -92,6 +102,7 @@ describe.each(testDialects)('notices of household lists on %s', (dialect) => {
     } finally {
       await t.close();
       await smtp.close();
+      await ntfy.close();
       await database.drop();
     }
   });
