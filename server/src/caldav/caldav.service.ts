@@ -10,6 +10,7 @@ import {
   homePath,
   objectPath,
   principalPath,
+  parseDavPath,
   resolveDavPath,
   syncTokenOf,
 } from './calendars.ts';
@@ -32,7 +33,7 @@ const REPORTS: XmlValue[] = [
 ];
 
 /** The properties of the resources above the calendar objects. */
-function collectionProperties(userId: string, target: Exclude<DavTarget, { kind: 'object' }>, lastChange: () => Promise<number>) {
+function collectionProperties(userId: string, target: Exclude<DavTarget, { kind: 'object' }>, lastChange: (calendar: Calendar) => Promise<number>) {
   const principal = property(DAV, 'current-user-principal', { 'd:href': principalPath(userId) });
   switch (target.kind) {
     case 'root':
@@ -48,7 +49,7 @@ function collectionProperties(userId: string, target: Exclude<DavTarget, { kind:
     case 'home':
       return Promise.resolve([property(DAV, 'resourcetype', { 'd:collection': '' }), principal]);
     case 'calendar':
-      return lastChange().then((change) => calendarProperties(target.calendar, principal, syncTokenOf(change)));
+      return lastChange(target.calendar).then((change) => calendarProperties(target.calendar, principal, syncTokenOf(change)));
   }
 }
 
@@ -79,19 +80,19 @@ function objectProperties(object: CalendarObject): Property[] {
 function resourceNameOf(href: string, userId: string, calendar: Calendar): string | null {
   // URL.canParse first: a client's href is text, and a relative one resolves against any base.
   if (!URL.canParse(href, 'http://localhost')) return null;
-  const target = resolveDavPath(new URL(href, 'http://localhost').pathname, userId);
-  return target?.kind === 'object' && target.calendar.id === calendar.id ? target.resourceName : null;
+  const target = parseDavPath(new URL(href, 'http://localhost').pathname, userId);
+  return target?.kind === 'object' && target.calendarId === calendar.id ? target.resourceName : null;
 }
 
-/** WebDAV and CalDAV reads over the owner's tasks (task-sync.ts): PROPFIND, REPORT, GET. */
+/** WebDAV and CalDAV reads over the user's calendars of tasks (task-sync.ts): PROPFIND, REPORT, GET. */
 export function createCalDavReads(sync: TaskSync) {
   const objectsOf = async (userId: string, tasks: SyncedTask[]) => {
     const zone = await sync.zoneOf(userId);
     return tasks.map((task) => calendarObjectOf(task, zone));
   };
 
-  async function objectNamed(userId: string, resourceName: string): Promise<CalendarObject | null> {
-    const [task] = await sync.named(userId, [resourceName]);
+  async function objectNamed(userId: string, calendar: Calendar, resourceName: string): Promise<CalendarObject | null> {
+    const [task] = await sync.named(userId, calendar.tasks, [resourceName]);
     return task ? (await objectsOf(userId, [task]))[0]! : null;
   }
 
@@ -101,7 +102,7 @@ export function createCalDavReads(sync: TaskSync) {
   async function multiget(userId: string, calendar: Calendar, body: XmlElement, request: PropertyRequest): Promise<XmlValue[]> {
     const hrefs = childrenNamed(body, DAV, 'href').map((href) => href.text);
     const names = hrefs.map((href) => resourceNameOf(href, userId, calendar));
-    const objects = await objectsOf(userId, await sync.named(userId, names.flatMap((name) => name ?? [])));
+    const objects = await objectsOf(userId, await sync.named(userId, calendar.tasks, names.flatMap((name) => name ?? [])));
     const byName = new Map(objects.map((object) => [object.task.resourceName, object]));
     return hrefs.map((href, index) => {
       const object = byName.get(names[index] ?? '');
@@ -114,7 +115,7 @@ export function createCalDavReads(sync: TaskSync) {
     const after = given === '' ? 0 : changeOfSyncToken(given);
     const invalid = () => new DavError(403, 'The sync token is not valid here; sync again from the start', { namespace: DAV, name: 'valid-sync-token' });
     if (after === null) throw invalid();
-    const { lastChange, changed, deleted } = await sync.since(userId, after);
+    const { lastChange, changed, deleted } = await sync.since(userId, calendar.tasks, after);
     if (after > lastChange) throw invalid();
     const objects = await objectsOf(userId, changed);
     return {
@@ -126,27 +127,32 @@ export function createCalDavReads(sync: TaskSync) {
     };
   }
 
+  const lastChange = (calendar: Calendar) => sync.lastChange(calendar.tasks);
+
   return {
     objectNamed,
+
+    /** The target a path names for the user; null: a 404. */
+    resolve: (path: string, userId: string) => resolveDavPath(sync, path, userId),
 
     /** PROPFIND: the target's properties and, at depth 1, its members'. */
     async propfind(userId: string, target: DavTarget, depth: 0 | 1, body: XmlElement | null): Promise<string> {
       const request = propertyRequestOf(body);
       if (target.kind === 'object') {
-        const object = await objectNamed(userId, target.resourceName);
+        const object = await objectNamed(userId, target.calendar, target.resourceName);
         if (!object) throw notFound();
         return davDocument('d:multistatus', { 'd:response': [objectResponse(userId, target.calendar, object, request)] });
       }
       const href = target.kind === 'root' ? '/dav/' : target.kind === 'principal' ? principalPath(userId) : target.kind === 'home' ? homePath(userId) : calendarPath(userId, target.calendar);
-      const responses = [davResponse(href, await collectionProperties(userId, target, () => sync.lastChange(userId)), request)];
+      const responses = [davResponse(href, await collectionProperties(userId, target, lastChange), request)];
       if (depth === 1 && target.kind === 'home') {
-        for (const calendar of calendarsOf(userId)) {
-          const properties = await collectionProperties(userId, { kind: 'calendar', calendar }, () => sync.lastChange(userId));
+        for (const calendar of await calendarsOf(sync, userId)) {
+          const properties = await collectionProperties(userId, { kind: 'calendar', calendar }, lastChange);
           responses.push(davResponse(calendarPath(userId, calendar), properties, request));
         }
       }
       if (depth === 1 && target.kind === 'calendar') {
-        const { changed } = await sync.since(userId, 0);
+        const { changed } = await sync.since(userId, target.calendar.tasks, 0);
         for (const object of await objectsOf(userId, changed)) responses.push(objectResponse(userId, target.calendar, object, request));
       }
       return davDocument('d:multistatus', { 'd:response': responses });
@@ -162,7 +168,7 @@ export function createCalDavReads(sync: TaskSync) {
         return davDocument('d:multistatus', { 'd:response': await multiget(userId, target.calendar, body, request) });
       }
       if (body.namespace === CALDAV && body.name === 'calendar-query') {
-        const { changed } = await sync.since(userId, 0);
+        const { changed } = await sync.since(userId, target.calendar.tasks, 0);
         const objects = (await objectsOf(userId, changed)).filter((object) => matchesCalendarQuery(object.task, childNamed(body, CALDAV, 'filter')));
         return davDocument('d:multistatus', { 'd:response': objects.map((object) => objectResponse(userId, target.calendar, object, request)) });
       }

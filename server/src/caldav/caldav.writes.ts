@@ -3,7 +3,7 @@ import { CreateTaskBody, TASK_FIELD_VALUES, type TaskFieldChange } from '../../.
 import type { Clock } from '../clock.ts';
 import type { TaskSync } from '../tasks/task-sync.ts';
 import type { TasksService } from '../tasks/tasks.service.ts';
-import type { CalendarObject } from './calendars.ts';
+import type { Calendar, CalendarObject } from './calendars.ts';
 import { DavError } from './dav-errors.ts';
 import { type ClientTodo, parseClientTodo, ruleWithoutEnd } from './vtodo.ts';
 
@@ -54,7 +54,7 @@ type Options = {
   sync: Pick<TaskSync, 'zoneOf'>;
   tasks: Pick<TasksService, 'create' | 'edit' | 'act' | 'delete'>;
   clock: Clock;
-  objectNamed(userId: string, resourceName: string): Promise<CalendarObject | null>;
+  objectNamed(userId: string, calendar: Calendar, resourceName: string): Promise<CalendarObject | null>;
 };
 
 /** Two RRULE values that say the same, whatever the order of their parts. */
@@ -78,8 +78,8 @@ export type PutOutcome = { created: boolean; etag: string | null };
 
 /** A client's PUT and DELETE of calendar objects, through the tasks service: the same rules as the web app's. */
 export function createCalDavWrites({ sync, tasks, clock, objectNamed }: Options) {
-  async function outcome(userId: string, resourceName: string, sent: ClientTodo, zone: string, created: boolean): Promise<PutOutcome> {
-    const stored = await objectNamed(userId, resourceName);
+  async function outcome(userId: string, calendar: Calendar, resourceName: string, sent: ClientTodo, zone: string, created: boolean): Promise<PutOutcome> {
+    const stored = await objectNamed(userId, calendar, resourceName);
     const same = stored !== null && saysTheSame(parseClientTodo(stored.text, zone), sent);
     return { created, etag: same ? stored.etag : null };
   }
@@ -88,9 +88,10 @@ export function createCalDavWrites({ sync, tasks, clock, objectNamed }: Options)
     /**
      * A new VTODO makes a task (a VTODO without a due time is due now); a known one edits it, and
      * one marked completed completes its current occurrence (a repeating task moves to the next).
-     * Everything is checked before anything is written.
+     * A new VTODO in a list's calendar makes a task of that list. Everything is checked before
+     * anything is written.
      */
-    async put(userId: string, resourceName: string, existing: CalendarObject | null, body: string, conditions: WritePreconditions): Promise<PutOutcome> {
+    async put(userId: string, calendar: Calendar, resourceName: string, existing: CalendarObject | null, body: string, conditions: WritePreconditions): Promise<PutOutcome> {
       checkPreconditions(existing, conditions);
       const zone = await sync.zoneOf(userId);
       const todo = parseClientTodo(body, zone);
@@ -106,19 +107,20 @@ export function createCalDavWrites({ sync, tasks, clock, objectNamed }: Options)
               rrule: todo.rrule,
               schedule_end_time: todo.end === null ? null : iso(todo.end),
               comment: todo.comment,
+              list_id: calendar.tasks.listId,
             }),
           ),
           { uid: todo.uid, resourceName },
         );
         if (todo.completed) await tasks.act(userId, created.id, { type: 'complete' });
-        return outcome(userId, resourceName, { ...todo, due }, zone, true);
+        return outcome(userId, calendar, resourceName, { ...todo, due }, zone, true);
       }
       if (todo.uid !== existing.task.uid) throw new DavError(400, 'The UID of a calendar object cannot change', { namespace: 'urn:ietf:params:xml:ns:caldav', name: 'no-uid-conflict' });
       const changes = changesOf(existing.task, todo);
       // Against the version the changes were worked out from: a write that landed meanwhile makes this one a 412.
       const edited = await tasks.edit(userId, existing.task.id, changes, existing.task.change);
       if (todo.completed && edited.active) await tasks.act(userId, existing.task.id, { type: 'complete' });
-      return outcome(userId, resourceName, todo, zone, false);
+      return outcome(userId, calendar, resourceName, todo, zone, false);
     },
 
     async delete(userId: string, existing: CalendarObject, conditions: WritePreconditions): Promise<void> {
