@@ -18,7 +18,7 @@ const vtodo = (uid: string, fields: string) =>
 
 const ICS = { 'content-type': 'text/calendar' };
 
-describe.each(testDialects)('CalDAV calendars of household lists on %s', (dialect) => {
+describe.each(testDialects)('CalDAV calendars of household lists, and checklist items, on %s', (dialect) => {
   let t: TestApp;
   let olive: Account;
   let sam: Account;
@@ -27,7 +27,7 @@ describe.each(testDialects)('CalDAV calendars of household lists on %s', (dialec
   const basic = (who: Account) => ({ authorization: `Basic ${Buffer.from(`${who.email}:${who.password}`).toString('base64')}` });
   const dav = (who: Account, method: string, url: string, body?: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: method as 'GET', url, payload: body, headers: { ...basic(who), 'content-type': 'application/xml', ...headers } });
-  const web = async (who: Account, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => {
+  const web = async (who: Account, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => {
     const response = await t.app.inject({ method, url, headers: bearer(who.idToken), ...(payload ? { payload } : {}) });
     expect(response.statusCode, response.body).toBeLessThan(300);
     return response.json() as unknown;
@@ -109,5 +109,56 @@ describe.each(testDialects)('CalDAV calendars of household lists on %s', (dialec
     expect((await dav(sam, 'GET', `${listUrl(sam, list.id)}${mow.id}.ics`)).statusCode).toBe(404);
     expect((await dav(sam, 'DELETE', `${listUrl(sam, list.id)}${mow.id}.ics`)).statusCode).toBe(404);
     expect(Task.parse(await web(olive, 'GET', `/schedule/${mow.id}`)).name).toBe('Mow');
+  });
+
+  it('shows checklist items as VTODOs related to their task, ticked both ways, and removed by a client\'s DELETE', async () => {
+    const task = Task.parse(await web(olive, 'POST', '/schedule', { name: 'Pack', first_schedule_time: '2026-12-05T10:00:00Z', schedule_type: 'w' }));
+    const start = await sync(olive, ownUrl(olive), '');
+    const passport = Task.parse(await web(olive, 'POST', `/schedule/${task.id}/checklist`, { text: 'Passport' })).checklist[0]!;
+    const towel = Task.parse(await web(olive, 'POST', `/schedule/${task.id}/checklist`, { text: 'Towel' })).checklist[1]!;
+    const itemUrl = (itemId: string) => `${ownUrl(olive)}${task.id}-item-${itemId}.ics`;
+    const added = await sync(olive, ownUrl(olive), start.token);
+    expect(hrefs(added.responses).sort()).toEqual([`${ownUrl(olive)}${task.id}.ics`, itemUrl(passport.id), itemUrl(towel.id)].sort());
+
+    const got = await dav(olive, 'GET', itemUrl(passport.id));
+    expect(got.statusCode).toBe(200);
+    const unfolded = got.body.replaceAll('\r\n ', '');
+    expect(unfolded).toContain(`UID:${task.id}-item-${passport.id}`);
+    expect(unfolded).toContain(`RELATED-TO;RELTYPE=PARENT:${task.id}`);
+    expect(unfolded).toContain('SUMMARY:Passport');
+    expect(unfolded).toContain('STATUS:NEEDS-ACTION');
+
+    const ticked = await dav(olive, 'PUT', itemUrl(passport.id), vtodo(`${task.id}-item-${passport.id}`, `SUMMARY:Passport\r\nRELATED-TO;RELTYPE=PARENT:${task.id}\r\nSTATUS:COMPLETED`), {
+      ...ICS,
+      'if-match': String(got.headers.etag),
+    });
+    expect(ticked.statusCode, ticked.body).toBe(204);
+    expect(ticked.headers.etag).toBeDefined();
+    const onWeb = Task.parse(await web(olive, 'GET', `/schedule/${task.id}`));
+    expect(onWeb.checklist).toEqual([{ ...passport, done: true }, towel]);
+    expect(onWeb.active).toBe(true);
+
+    await web(olive, 'PUT', `/schedule/${task.id}/checklist/${towel.id}`, { done: true });
+    const afterWebTick = await sync(olive, ownUrl(olive), added.token);
+    expect(hrefs(afterWebTick.responses)).toContain(itemUrl(towel.id));
+    expect((await dav(olive, 'GET', itemUrl(towel.id))).body).toContain('STATUS:COMPLETED');
+
+    const stale = await dav(olive, 'PUT', itemUrl(towel.id), vtodo(`${task.id}-item-${towel.id}`, 'SUMMARY:Stale'), { ...ICS, 'if-match': String(got.headers.etag) });
+    expect(stale.statusCode).toBe(412);
+    const made = await dav(olive, 'PUT', `${ownUrl(olive)}sunscreen.ics`, vtodo('sunscreen', `SUMMARY:Sunscreen\r\nRELATED-TO:${task.id}`), ICS);
+    expect(made.statusCode).toBe(403);
+    expect((await dav(sam, 'DELETE', `/dav/calendars/${sam.userId}/tasks/${task.id}-item-${towel.id}.ics`)).statusCode).toBe(404);
+
+    expect((await dav(olive, 'DELETE', itemUrl(towel.id))).statusCode).toBe(204);
+    expect(Task.parse(await web(olive, 'GET', `/schedule/${task.id}`)).checklist.map((item) => item.text)).toEqual(['Passport']);
+    const afterDelete = await sync(olive, ownUrl(olive), afterWebTick.token);
+    expect(afterDelete.responses.find((response) => response.href[0] === itemUrl(towel.id))?.status).toContain('404');
+    expect((await dav(olive, 'GET', itemUrl(towel.id))).statusCode).toBe(404);
+
+    await t.app.inject({ method: 'DELETE', url: `/schedule/${task.id}`, headers: bearer(olive.idToken) });
+    const afterTaskGone = await sync(olive, ownUrl(olive), afterDelete.token);
+    expect(afterTaskGone.responses.filter((response) => response.status?.includes('404')).map((response) => response.href[0]).sort()).toEqual(
+      [`${ownUrl(olive)}${task.id}.ics`, itemUrl(passport.id)].sort(),
+    );
   });
 });

@@ -1,8 +1,8 @@
-import type { SyncedTask, TaskSync } from '../tasks/task-sync.ts';
+import { type SyncedTask, type TaskSync, taskNamesOfItem } from '../tasks/task-sync.ts';
 import {
   type Calendar,
   type CalendarObject,
-  calendarObjectOf,
+  calendarObjectsOf,
   calendarPath,
   calendarsOf,
   changeOfSyncToken,
@@ -88,12 +88,19 @@ function resourceNameOf(href: string, userId: string, calendar: Calendar): strin
 export function createCalDavReads(sync: TaskSync) {
   const objectsOf = async (userId: string, tasks: SyncedTask[]) => {
     const zone = await sync.zoneOf(userId);
-    return tasks.map((task) => calendarObjectOf(task, zone));
+    return tasks.flatMap((task) => calendarObjectsOf(task, zone));
   };
 
+  /** The calendar objects of these resource names, tasks' and checklist items', by name. */
+  async function objectsNamed(userId: string, calendar: Calendar, names: readonly string[]): Promise<Map<string, CalendarObject>> {
+    const taskNames = names.flatMap((name) => taskNamesOfItem(name)?.taskNames ?? [name]);
+    const objects = await objectsOf(userId, await sync.named(userId, calendar.tasks, taskNames));
+    const wanted = new Set(names);
+    return new Map(objects.filter((object) => wanted.has(object.task.resourceName)).map((object) => [object.task.resourceName, object]));
+  }
+
   async function objectNamed(userId: string, calendar: Calendar, resourceName: string): Promise<CalendarObject | null> {
-    const [task] = await sync.named(userId, calendar.tasks, [resourceName]);
-    return task ? (await objectsOf(userId, [task]))[0]! : null;
+    return (await objectsNamed(userId, calendar, [resourceName])).get(resourceName) ?? null;
   }
 
   const objectResponse = (userId: string, calendar: Calendar, object: CalendarObject, request: PropertyRequest) =>
@@ -102,8 +109,7 @@ export function createCalDavReads(sync: TaskSync) {
   async function multiget(userId: string, calendar: Calendar, body: XmlElement, request: PropertyRequest): Promise<XmlValue[]> {
     const hrefs = childrenNamed(body, DAV, 'href').map((href) => href.text);
     const names = hrefs.map((href) => resourceNameOf(href, userId, calendar));
-    const objects = await objectsOf(userId, await sync.named(userId, calendar.tasks, names.flatMap((name) => name ?? [])));
-    const byName = new Map(objects.map((object) => [object.task.resourceName, object]));
+    const byName = await objectsNamed(userId, calendar, names.flatMap((name) => name ?? []));
     return hrefs.map((href, index) => {
       const object = byName.get(names[index] ?? '');
       return object ? objectResponse(userId, calendar, object, request) : davMissing(href);

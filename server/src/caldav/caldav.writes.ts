@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { CreateTaskBody, TASK_FIELD_VALUES, type TaskFieldChange } from '../../../contract/task-requests.ts';
+import { ChecklistChangeBody, CreateTaskBody, TASK_FIELD_VALUES, type TaskFieldChange } from '../../../contract/task-requests.ts';
 import type { Clock } from '../clock.ts';
 import type { TaskSync } from '../tasks/task-sync.ts';
 import type { TasksService } from '../tasks/tasks.service.ts';
@@ -52,7 +52,7 @@ function changesOf(current: CalendarObject['task'], todo: ClientTodo): TaskField
 
 type Options = {
   sync: Pick<TaskSync, 'zoneOf'>;
-  tasks: Pick<TasksService, 'create' | 'edit' | 'act' | 'delete'>;
+  tasks: Pick<TasksService, 'create' | 'edit' | 'act' | 'delete' | 'addChecklistItem' | 'changeChecklistItem' | 'removeChecklistItem'>;
   clock: Clock;
   objectNamed(userId: string, calendar: Calendar, resourceName: string): Promise<CalendarObject | null>;
 };
@@ -78,6 +78,23 @@ export type PutOutcome = { created: boolean; etag: string | null };
 
 /** A client's PUT and DELETE of calendar objects, through the tasks service: the same rules as the web app's. */
 export function createCalDavWrites({ sync, tasks, clock, objectNamed }: Options) {
+  /**
+   * A checklist item's VTODO: its SUMMARY renames the item, its STATUS ticks it or not. A client's
+   * new VTODO part of a task (RELATED-TO) is refused: the item would live under a name of the
+   * server's, not the client's (docs/behaviour/caldav.md).
+   */
+  async function putItem(userId: string, calendar: Calendar, existing: CalendarObject | null, todo: ClientTodo): Promise<PutOutcome> {
+    if (!existing?.parent) throw new DavError(403, 'Checklist items are added in Organiser; a client ticks, renames and deletes them');
+    if (todo.uid !== existing.task.uid) throw new DavError(400, 'The UID of a calendar object cannot change', { namespace: 'urn:ietf:params:xml:ns:caldav', name: 'no-uid-conflict' });
+    const change = { ...(todo.name !== existing.task.name ? { text: todo.name } : {}), ...(todo.completed === existing.task.active ? { done: todo.completed } : {}) };
+    if (Object.keys(change).length > 0) {
+      await tasks.changeChecklistItem(userId, existing.parent.id, existing.task.id, checked(ChecklistChangeBody.safeParse(change)));
+    }
+    const stored = await objectNamed(userId, calendar, existing.task.resourceName);
+    const same = stored !== null && stored.task.name === todo.name && stored.task.active !== todo.completed;
+    return { created: false, etag: same ? stored.etag : null };
+  }
+
   async function outcome(userId: string, calendar: Calendar, resourceName: string, sent: ClientTodo, zone: string, created: boolean): Promise<PutOutcome> {
     const stored = await objectNamed(userId, calendar, resourceName);
     const same = stored !== null && saysTheSame(parseClientTodo(stored.text, zone), sent);
@@ -95,6 +112,7 @@ export function createCalDavWrites({ sync, tasks, clock, objectNamed }: Options)
       checkPreconditions(existing, conditions);
       const zone = await sync.zoneOf(userId);
       const todo = parseClientTodo(body, zone);
+      if (existing?.parent || (!existing && todo.parent !== null)) return putItem(userId, calendar, existing, todo);
       if (!existing) {
         const due = todo.due ?? clock.now();
         const created = await tasks.create(
@@ -125,7 +143,8 @@ export function createCalDavWrites({ sync, tasks, clock, objectNamed }: Options)
 
     async delete(userId: string, existing: CalendarObject, conditions: WritePreconditions): Promise<void> {
       checkPreconditions(existing, conditions);
-      await tasks.delete(userId, existing.task.id);
+      if (existing.parent) await tasks.removeChecklistItem(userId, existing.parent.id, existing.task.id);
+      else await tasks.delete(userId, existing.task.id);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { SyncedTask, TaskCalendar, TaskSync } from '../tasks/task-sync.ts';
-import { vtodoCalendar } from './vtodo.ts';
+import { itemResourceName, itemUid, type SyncedTask, type TaskCalendar, type TaskSync } from '../tasks/task-sync.ts';
+import { vtodoCalendar, vtodoItemCalendar } from './vtodo.ts';
 
 /**
  * A calendar of tasks: `tasks`, the user's own unlisted tasks, or `list-<id>`, a household list
@@ -66,32 +66,62 @@ export async function resolveDavPath(sync: Pick<TaskSync, 'calendarsOf'>, path: 
   return parsed.kind === 'calendar' ? { kind: 'calendar', calendar } : { kind: 'object', calendar, resourceName: parsed.resourceName };
 }
 
-/** A task as a calendar object: its strong ETag, and its text, rendered when first read. */
-export type CalendarObject = { task: SyncedTask; etag: string; readonly text: string };
+/**
+ * A calendar object: a task, or an item of its checklist (`parent` its task), its strong ETag and
+ * its text, rendered when first read. An item's `task` is the item in a task's terms (its id,
+ * UID, name and status), so that what reads a task's properties reads an item's.
+ */
+export type CalendarObject = { task: SyncedTask; parent: SyncedTask | null; etag: string; readonly text: string };
 
 /** Changed with any change to how a VTODO is written, so that the ETags of a new version differ. */
 const VTODO_FORMAT = 1;
 
 /**
  * The text is a pure function of the task at its change number and the owner's zone (task-sync.ts
- * holds nothing else a change leaves unnumbered), so these name it exactly, as a strong ETag
- * must, without rendering it: a sync lists a thousand ETags and reads the text of few.
+ * holds nothing else a change leaves unnumbered; a checklist change is a change of its task), so
+ * these name it exactly, as a strong ETag must, without rendering it: a sync lists a thousand
+ * ETags and reads the text of few.
  */
 function etagOf(task: SyncedTask, zone: string): string {
   const zoneHash = createHash('sha256').update(`${VTODO_FORMAT}\0${zone}`).digest('base64url').slice(0, 8);
   return `"${task.change}-${zoneHash}"`;
 }
 
-export function calendarObjectOf(task: SyncedTask, zone: string): CalendarObject {
+function objectOf(task: SyncedTask, parent: SyncedTask | null, zone: string): CalendarObject {
   let text: string | null = null;
   return {
     task,
+    parent,
     etag: etagOf(task, zone),
     get text() {
-      text ??= vtodoCalendar(task, zone);
+      text ??= parent === null ? vtodoCalendar(task, zone) : vtodoItemCalendar(task, parent.uid);
       return text;
     },
   };
+}
+
+/** The task's calendar object, then one per item of its checklist. */
+export function calendarObjectsOf(task: SyncedTask, zone: string): CalendarObject[] {
+  const items = task.checklist.map((item) =>
+    objectOf(
+      {
+        ...task,
+        id: item.id,
+        uid: itemUid(task.uid, item.id),
+        resourceName: itemResourceName(task.resourceName, item.id),
+        name: item.text,
+        comment: '',
+        active: !item.done,
+        rrule: null,
+        end: null,
+        notice: null,
+        checklist: [],
+      },
+      task,
+      zone,
+    ),
+  );
+  return [objectOf(task, null, zone), ...items];
 }
 
 const SYNC_TOKEN_PREFIX = 'urn:organiser:tasks-sync:';

@@ -16,6 +16,43 @@ const NAMES_PER_QUERY = 500;
 /** A write made against a version of the task that is no longer its latest (CalDAV's If-Match). */
 export const changedMeanwhile = () => new AppError(412, 'The task has changed since it was read; read it again');
 
+/**
+ * A checklist item is a calendar object of its own, next to its task's (RFC 5545 RELATED-TO): its
+ * UID and resource name follow from the task's. When an item leaves a calendar (removed, or its
+ * task deleted or moved) it leaves a tombstone there under `<task id>/item/<item id>`, a row no
+ * task joins, so that a client syncing later learns of it.
+ */
+const ITEM_MARK = '/item/';
+export const itemUid = (taskUid: string, itemId: string) => `${taskUid}-item-${itemId}`;
+export const itemResourceName = (taskResourceName: string, itemId: string) => `${taskResourceName.replace(/\.ics$/i, '')}-item-${itemId}.ics`;
+
+/** The resource names the task of an item's resource name may have (with `.ics` or without); null for a task's own name. */
+export function taskNamesOfItem(resourceName: string): { taskNames: string[]; itemId: string } | null {
+  const match = /^(.+)-item-([\w-]{1,64})\.ics$/.exec(resourceName);
+  return match ? { taskNames: [`${match[1]!}.ics`, match[1]!], itemId: match[2]! } : null;
+}
+
+async function recordItemsGone(db: Kysely<Database>, calendar: string, task: { id: string; owner_id: string }, itemIds: readonly string[], change: number): Promise<void> {
+  if (itemIds.length === 0) return;
+  const row = await db.selectFrom('task_calendar_changes').select(['uid', 'resource_name']).where('calendar', '=', calendar).where('task_id', '=', task.id).executeTakeFirst();
+  if (!row) return;
+  await db
+    .insertInto('task_calendar_changes')
+    .values(
+      itemIds.map((itemId) => ({
+        calendar,
+        owner_id: task.owner_id,
+        task_id: `${task.id}${ITEM_MARK}${itemId}`,
+        change,
+        deleted: 1,
+        uid: itemUid(row.uid, itemId),
+        resource_name: itemResourceName(row.resource_name, itemId),
+      })),
+    )
+    .onConflict((conflict) => conflict.columns(['calendar', 'task_id']).doUpdateSet({ change, deleted: 1 }))
+    .execute();
+}
+
 /** The calendar a task is in (its change counter's key): its list's, or its owner's own tasks. */
 export const calendarOfTask = (task: { owner_id: string; list_id: string | null }): string =>
   task.list_id === null ? task.owner_id : `list:${task.list_id}`;
@@ -38,7 +75,9 @@ async function nextChange(db: Kysely<Database>, calendar: string): Promise<numbe
  * the task must still be at that change, or this throws (412) and the caller's transaction rolls
  * back: of two writes made against the same version, the second waits for the first's row lock,
  * then finds the number moved. With `movedFrom` (the calendar the task was in before this change),
- * the task leaves a tombstone there and keeps its UID and name in the new one.
+ * the task leaves a tombstone there and keeps its UID and name in the new one. `goneItems`: the
+ * checklist items that leave the calendar the change is marked in (removed, or all of a task deleted
+ * or moved).
  */
 export async function recordTaskChange(
   db: Kysely<Database>,
@@ -48,12 +87,14 @@ export async function recordTaskChange(
     identity,
     expectedChange,
     movedFrom,
-  }: { deleted?: boolean; identity?: ClientIdentity; expectedChange?: number; movedFrom?: string } = {},
+    goneItems = [],
+  }: { deleted?: boolean; identity?: ClientIdentity; expectedChange?: number; movedFrom?: string; goneItems?: readonly string[] } = {},
 ): Promise<void> {
   const calendar = calendarOfTask(task);
   const from = movedFrom !== undefined && movedFrom !== calendar ? movedFrom : null;
   const markedIn = from ?? calendar;
   const marked = await nextChange(db, markedIn);
+  let kept = identity;
   if (expectedChange !== undefined || from !== null) {
     const moved = await db
       .updateTable('task_calendar_changes')
@@ -64,14 +105,17 @@ export async function recordTaskChange(
       .returning(['uid', 'resource_name'])
       .executeTakeFirst();
     if (!moved && expectedChange !== undefined) throw changedMeanwhile();
-    if (from === null) return;
-    identity = moved ? { uid: moved.uid, resourceName: moved.resource_name } : identity;
+    if (moved && from !== null) kept = { uid: moved.uid, resourceName: moved.resource_name };
   }
+  await recordItemsGone(db, markedIn, task, goneItems, marked);
+  if (expectedChange !== undefined && from === null) return;
   const change = from === null ? marked : await nextChange(db, calendar);
   // A client may give a new task the name of one it deleted: the tombstone gives way.
-  if (identity) {
-    await db.deleteFrom('task_calendar_changes').where('calendar', '=', calendar).where('resource_name', '=', identity.resourceName).where('deleted', '=', 1).execute();
+  if (kept) {
+    await db.deleteFrom('task_calendar_changes').where('calendar', '=', calendar).where('resource_name', '=', kept.resourceName).where('deleted', '=', 1).execute();
   }
+  // Back in a calendar it left, its items are there again: their tombstones there go.
+  if (from !== null) await db.deleteFrom('task_calendar_changes').where('calendar', '=', calendar).where('task_id', 'like', `${task.id}${ITEM_MARK}%`).execute();
   await db
     .insertInto('task_calendar_changes')
     .values({
@@ -80,8 +124,8 @@ export async function recordTaskChange(
       task_id: task.id,
       change,
       deleted: deleted ? 1 : 0,
-      uid: identity?.uid ?? task.id,
-      resource_name: identity?.resourceName ?? `${task.id}.ics`,
+      uid: kept?.uid ?? task.id,
+      resource_name: kept?.resourceName ?? `${task.id}.ics`,
     })
     .onConflict((conflict) => conflict.columns(['calendar', 'task_id']).doUpdateSet({ change, deleted: deleted ? 1 : 0 }))
     .execute();

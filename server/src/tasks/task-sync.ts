@@ -1,7 +1,11 @@
+import type { ChecklistItem } from '../../../contract/tasks.ts';
+import { parseChecklist } from './checklists.ts';
 import { firstNotice } from './notice-times.ts';
 import { rruleOf } from './recurrence.ts';
 import { noticeRulesOf } from './task-record.ts';
 import { type ChangedTask, calendarOfTask, type TaskChangesStore } from './task-changes.store.ts';
+
+export { itemResourceName, itemUid, taskNamesOfItem } from './task-changes.store.ts';
 
 /**
  * A task as a CalDAV client sees it. Only what the task's own changes move is here (the scheduler's
@@ -25,6 +29,8 @@ export type SyncedTask = {
   lastModified: number;
   /** The current occurrence's first notice; null once the task is done. */
   notice: number | null;
+  /** The current occurrence's checklist; each item is a calendar object of its own. */
+  checklist: ChecklistItem[];
 };
 
 /** A calendar of a user's: their own unlisted tasks (`listId` null), or a household list they own or are a member of. */
@@ -53,6 +59,7 @@ export function createTaskSync({ changes, zoneOf, listsOf }: Options) {
     created: task.create_time,
     lastModified: task.last_updated,
     notice: task.active === 1 ? firstNotice(task.schedule_time, noticeRulesOf(task, zone)) : null,
+    checklist: parseChecklist(task.checklist),
   });
 
   return {

@@ -2,6 +2,7 @@ import type { Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely'
 import { OWN_TASKS, TASK_COMPLETIONS_SHOWN, type TaskStatus } from '../../../contract/tasks.ts';
 import type { Database, TaskCompletionsTable, TasksTable } from '../storage/schema.ts';
 import { calendarOfTask, type ClientIdentity, recordTaskChange } from './task-changes.store.ts';
+import { parseChecklist } from './checklists.ts';
 import { listIdsOf, taskVisibleTo } from './lists.store.ts';
 
 export type TaskRow = Selectable<TasksTable>;
@@ -12,6 +13,8 @@ export type TaskPosition = { scheduleTime: number; id: string };
 /** Where a page of the Done list starts: after this completion in (completed_at, id) order. */
 export type DonePosition = { completedAt: number; id: number };
 export type DoneRow = CompletionRow & Pick<TaskRow, 'name' | 'schedule_type'>;
+
+const itemIds = (checklist: string) => parseChecklist(checklist).map((item) => item.id);
 
 /** Bound parameters per query stay far below both databases' limits. */
 const CALENDAR_IDS_PER_QUERY = 500;
@@ -92,7 +95,9 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
         const result = await trx.updateTable('tasks').set(patch).where('id', '=', id).where(taskVisibleTo(viewerId)).executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return undefined;
         const updated = await trx.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-        await recordTaskChange(trx, updated, { expectedChange, movedFrom: calendarOfTask(before) });
+        const movedFrom = calendarOfTask(before);
+        const goneItems = movedFrom === calendarOfTask(updated) ? [] : itemIds(updated.checklist);
+        await recordTaskChange(trx, updated, { expectedChange, movedFrom, goneItems });
         return updated;
       });
     },
@@ -145,7 +150,8 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return undefined;
         const updated = await trx.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-        await recordTaskChange(trx, updated);
+        const kept = new Set(itemIds(after));
+        await recordTaskChange(trx, updated, { goneItems: itemIds(before).filter((itemId) => !kept.has(itemId)) });
         return updated;
       });
     },
@@ -262,9 +268,14 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
       if (Number(stopped.numUpdatedRows) === 0) return false;
       return db.transaction().execute(async (trx) => {
         if (locking) await trx.selectFrom('task_notices').select('id').where('task_id', '=', id).forUpdate().execute();
-        const gone = await trx.deleteFrom('tasks').where('id', '=', id).where(taskVisibleTo(viewerId)).returning(['id', 'owner_id', 'list_id']).executeTakeFirst();
+        const gone = await trx
+          .deleteFrom('tasks')
+          .where('id', '=', id)
+          .where(taskVisibleTo(viewerId))
+          .returning(['id', 'owner_id', 'list_id', 'checklist'])
+          .executeTakeFirst();
         if (!gone) return false;
-        await recordTaskChange(trx, gone, { deleted: true });
+        await recordTaskChange(trx, gone, { deleted: true, goneItems: itemIds(gone.checklist) });
         return true;
       });
     },
