@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, TaskListsTable } from '../storage/schema.ts';
-import { calendarOfTask, recordTaskChange } from './task-changes.store.ts';
+import { calendarOfTask, recordTaskChange } from './task-change-record.ts';
 
 export type TaskListRow = Selectable<TaskListsTable>;
 /** One of a list's people: its owner (`owner` 1) or a member. */

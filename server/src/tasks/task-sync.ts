@@ -3,9 +3,10 @@ import { parseChecklist } from './checklists.ts';
 import { firstNotice } from './notice-times.ts';
 import { rruleOf } from './recurrence.ts';
 import { noticeRulesOf } from './task-record.ts';
-import { type ChangedTask, calendarOfTask, type TaskChangesStore } from './task-changes.store.ts';
+import { calendarOfTask } from './task-change-record.ts';
+import type { ChangedTask, TaskChangesStore } from './task-changes.store.ts';
 
-export { itemResourceName, itemUid, taskNamesOfItem } from './task-changes.store.ts';
+export { itemResourceName, itemUid, taskNamesOfItem } from './task-change-record.ts';
 
 /**
  * A task as a CalDAV client sees it. Only what the task's own changes move is here (the scheduler's

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
 import { OWN_TASKS, TASK_COMPLETIONS_SHOWN, type TaskStatus } from '../../../contract/tasks.ts';
 import type { Database, TaskCompletionsTable, TasksTable } from '../storage/schema.ts';
-import { calendarOfTask, type ClientIdentity, recordTaskChange } from './task-changes.store.ts';
+import { calendarOfTask, type ClientIdentity, recordTaskChange } from './task-change-record.ts';
 import { parseChecklist } from './checklists.ts';
 import { listIdsOf, taskVisibleTo } from './lists.store.ts';
 
