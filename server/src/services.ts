@@ -276,7 +276,7 @@ export async function createServices(options: ServicesOptions) {
     zoneOf,
     onScheduleChange: noticeScheduler.poke,
   });
-  const taskSync = createTaskSync({ changes: createTaskChangesStore(db), zoneOf });
+  const taskSync = createTaskSync({ changes: createTaskChangesStore(db), zoneOf, listsOf: listsStore.visible });
   const caldavReads = createCalDavReads(taskSync);
   const calendarTokens = createCalendarTokens(db, clock);
   const archivesStore = createArchivesStore(db, pageWordsWriter(storage.dialect));

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskList } from '../../../contract/task-lists.ts';
 import { Task } from '../../../contract/tasks.ts';
 import { davAccount, DEBIAN_PYTHON } from '../test/dav-clients.ts';
 import { bearer, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
@@ -79,5 +80,17 @@ describe.each(testDialects)('python3-caldav on %s', (dialect) => {
     expect(await python<{ status: number }>('put', `${calendar}${kept.id}.ics`, read.etag, body)).toEqual({ status: 412 });
     const shown = Task.parse((await t.app.inject({ url: `/schedule/${kept.id}`, headers: bearer(account.idToken) })).json());
     expect(shown.name).toBe('Feed both cats');
+  });
+
+  it('finds a household list as a calendar of its own, holding the list\'s tasks', async () => {
+    const list = TaskList.parse((await api('POST', '/api/task-lists', { name: 'Flat chores' })).json());
+    const listed = Task.parse((await api('POST', '/schedule', { name: 'Descale the kettle', first_schedule_time: '2026-12-01T09:00:00Z', list_id: list.id })).json());
+    const found = await python<{ calendars: { url: string; name: string }[] }>('discover', `${baseUrl}/`);
+    const calendar = `${baseUrl}/dav/calendars/${account.userId}/list-${list.id}/`;
+    expect(found.calendars).toEqual([
+      { url: `${baseUrl}/dav/calendars/${account.userId}/tasks/`, name: 'Tasks' },
+      { url: calendar, name: 'Flat chores' },
+    ]);
+    expect((await python<Synced>('sync', calendar)).objects).toEqual([{ url: `${calendar}${listed.id}.ics`, deleted: false }]);
   });
 });

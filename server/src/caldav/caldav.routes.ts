@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, F
 import { type Authenticator, davUserOf, guardRoutes } from '../auth/authenticate.ts';
 import { CALENDAR_OBJECT_TYPE, type CalDavReads } from './caldav.service.ts';
 import type { CalDavWrites, WritePreconditions } from './caldav.writes.ts';
-import { DAV_PREFIX, type DavTarget, resolveDavPath } from './calendars.ts';
+import { DAV_PREFIX, type DavTarget } from './calendars.ts';
 import { DavError } from './dav-errors.ts';
 import { davDocument, parseDavBody } from './dav-xml.ts';
 
@@ -18,8 +18,8 @@ type Options = { reads: CalDavReads; writes: CalDavWrites; authenticator: Authen
 
 const notFound = () => new DavError(404, 'Not found');
 
-function targetOf(request: FastifyRequest): DavTarget {
-  const target = resolveDavPath(request.url, davUserOf(request));
+async function targetOf(request: FastifyRequest, reads: CalDavReads): Promise<DavTarget> {
+  const target = await reads.resolve(request.url, davUserOf(request));
   if (!target) throw notFound();
   return target;
 }
@@ -40,7 +40,7 @@ const bodyText = (request: FastifyRequest): string => (typeof request.body === '
 
 async function handle(request: FastifyRequest, reply: FastifyReply, { reads, writes }: Options) {
   const userId = davUserOf(request);
-  const target = targetOf(request);
+  const target = await targetOf(request, reads);
   reply.header('dav', DAV_CLASSES);
   switch (request.method) {
     case 'OPTIONS':
@@ -53,7 +53,7 @@ async function handle(request: FastifyRequest, reply: FastifyReply, { reads, wri
       throw new DavError(403, 'The properties of these resources cannot be changed', { namespace: 'DAV:', name: 'cannot-modify-protected-property' });
   }
   if (target.kind !== 'object') throw new DavError(405, `${request.method} is for the tasks of a calendar`);
-  const existing = await reads.objectNamed(userId, target.resourceName);
+  const existing = await reads.objectNamed(userId, target.calendar, target.resourceName);
   switch (request.method) {
     case 'GET':
     case 'HEAD':
@@ -63,7 +63,7 @@ async function handle(request: FastifyRequest, reply: FastifyReply, { reads, wri
     case 'PUT': {
       const type = request.headers['content-type'] ?? '';
       if (!/^text\/calendar\b/i.test(type)) throw new DavError(415, 'A task is sent as text/calendar');
-      const { created, etag } = await writes.put(userId, target.resourceName, existing, bodyText(request), preconditionsOf(request));
+      const { created, etag } = await writes.put(userId, target.calendar, target.resourceName, existing, bodyText(request), preconditionsOf(request));
       // Without an ETag the client reads the task back (RFC 4791 §5.3.4): it is sent only when the
       // task as stored says what the client sent (docs/decisions/0046-caldav-for-tasks.md).
       if (etag !== null) reply.header('etag', etag);

@@ -1,8 +1,8 @@
-import type { SyncedTask, TaskSync } from '../tasks/task-sync.ts';
+import { type SyncedTask, type TaskSync, taskNamesOfItem } from '../tasks/task-sync.ts';
 import {
   type Calendar,
   type CalendarObject,
-  calendarObjectOf,
+  calendarObjectsOf,
   calendarPath,
   calendarsOf,
   changeOfSyncToken,
@@ -10,6 +10,7 @@ import {
   homePath,
   objectPath,
   principalPath,
+  parseDavPath,
   resolveDavPath,
   syncTokenOf,
 } from './calendars.ts';
@@ -32,7 +33,7 @@ const REPORTS: XmlValue[] = [
 ];
 
 /** The properties of the resources above the calendar objects. */
-function collectionProperties(userId: string, target: Exclude<DavTarget, { kind: 'object' }>, lastChange: () => Promise<number>) {
+function collectionProperties(userId: string, target: Exclude<DavTarget, { kind: 'object' }>, lastChange: (calendar: Calendar) => Promise<number>) {
   const principal = property(DAV, 'current-user-principal', { 'd:href': principalPath(userId) });
   switch (target.kind) {
     case 'root':
@@ -48,7 +49,7 @@ function collectionProperties(userId: string, target: Exclude<DavTarget, { kind:
     case 'home':
       return Promise.resolve([property(DAV, 'resourcetype', { 'd:collection': '' }), principal]);
     case 'calendar':
-      return lastChange().then((change) => calendarProperties(target.calendar, principal, syncTokenOf(change)));
+      return lastChange(target.calendar).then((change) => calendarProperties(target.calendar, principal, syncTokenOf(change)));
   }
 }
 
@@ -79,20 +80,27 @@ function objectProperties(object: CalendarObject): Property[] {
 function resourceNameOf(href: string, userId: string, calendar: Calendar): string | null {
   // URL.canParse first: a client's href is text, and a relative one resolves against any base.
   if (!URL.canParse(href, 'http://localhost')) return null;
-  const target = resolveDavPath(new URL(href, 'http://localhost').pathname, userId);
-  return target?.kind === 'object' && target.calendar.id === calendar.id ? target.resourceName : null;
+  const target = parseDavPath(new URL(href, 'http://localhost').pathname, userId);
+  return target?.kind === 'object' && target.calendarId === calendar.id ? target.resourceName : null;
 }
 
-/** WebDAV and CalDAV reads over the owner's tasks (task-sync.ts): PROPFIND, REPORT, GET. */
+/** WebDAV and CalDAV reads over the user's calendars of tasks (task-sync.ts): PROPFIND, REPORT, GET. */
 export function createCalDavReads(sync: TaskSync) {
   const objectsOf = async (userId: string, tasks: SyncedTask[]) => {
     const zone = await sync.zoneOf(userId);
-    return tasks.map((task) => calendarObjectOf(task, zone));
+    return tasks.flatMap((task) => calendarObjectsOf(task, zone));
   };
 
-  async function objectNamed(userId: string, resourceName: string): Promise<CalendarObject | null> {
-    const [task] = await sync.named(userId, [resourceName]);
-    return task ? (await objectsOf(userId, [task]))[0]! : null;
+  /** The calendar objects of these resource names, tasks' and checklist items', by name. */
+  async function objectsNamed(userId: string, calendar: Calendar, names: readonly string[]): Promise<Map<string, CalendarObject>> {
+    const taskNames = names.flatMap((name) => taskNamesOfItem(name)?.taskNames ?? [name]);
+    const objects = await objectsOf(userId, await sync.named(userId, calendar.tasks, taskNames));
+    const wanted = new Set(names);
+    return new Map(objects.filter((object) => wanted.has(object.task.resourceName)).map((object) => [object.task.resourceName, object]));
+  }
+
+  async function objectNamed(userId: string, calendar: Calendar, resourceName: string): Promise<CalendarObject | null> {
+    return (await objectsNamed(userId, calendar, [resourceName])).get(resourceName) ?? null;
   }
 
   const objectResponse = (userId: string, calendar: Calendar, object: CalendarObject, request: PropertyRequest) =>
@@ -101,8 +109,7 @@ export function createCalDavReads(sync: TaskSync) {
   async function multiget(userId: string, calendar: Calendar, body: XmlElement, request: PropertyRequest): Promise<XmlValue[]> {
     const hrefs = childrenNamed(body, DAV, 'href').map((href) => href.text);
     const names = hrefs.map((href) => resourceNameOf(href, userId, calendar));
-    const objects = await objectsOf(userId, await sync.named(userId, names.flatMap((name) => name ?? [])));
-    const byName = new Map(objects.map((object) => [object.task.resourceName, object]));
+    const byName = await objectsNamed(userId, calendar, names.flatMap((name) => name ?? []));
     return hrefs.map((href, index) => {
       const object = byName.get(names[index] ?? '');
       return object ? objectResponse(userId, calendar, object, request) : davMissing(href);
@@ -114,7 +121,7 @@ export function createCalDavReads(sync: TaskSync) {
     const after = given === '' ? 0 : changeOfSyncToken(given);
     const invalid = () => new DavError(403, 'The sync token is not valid here; sync again from the start', { namespace: DAV, name: 'valid-sync-token' });
     if (after === null) throw invalid();
-    const { lastChange, changed, deleted } = await sync.since(userId, after);
+    const { lastChange, changed, deleted } = await sync.since(userId, calendar.tasks, after);
     if (after > lastChange) throw invalid();
     const objects = await objectsOf(userId, changed);
     return {
@@ -126,27 +133,32 @@ export function createCalDavReads(sync: TaskSync) {
     };
   }
 
+  const lastChange = (calendar: Calendar) => sync.lastChange(calendar.tasks);
+
   return {
     objectNamed,
+
+    /** The target a path names for the user; null: a 404. */
+    resolve: (path: string, userId: string) => resolveDavPath(sync, path, userId),
 
     /** PROPFIND: the target's properties and, at depth 1, its members'. */
     async propfind(userId: string, target: DavTarget, depth: 0 | 1, body: XmlElement | null): Promise<string> {
       const request = propertyRequestOf(body);
       if (target.kind === 'object') {
-        const object = await objectNamed(userId, target.resourceName);
+        const object = await objectNamed(userId, target.calendar, target.resourceName);
         if (!object) throw notFound();
         return davDocument('d:multistatus', { 'd:response': [objectResponse(userId, target.calendar, object, request)] });
       }
       const href = target.kind === 'root' ? '/dav/' : target.kind === 'principal' ? principalPath(userId) : target.kind === 'home' ? homePath(userId) : calendarPath(userId, target.calendar);
-      const responses = [davResponse(href, await collectionProperties(userId, target, () => sync.lastChange(userId)), request)];
+      const responses = [davResponse(href, await collectionProperties(userId, target, lastChange), request)];
       if (depth === 1 && target.kind === 'home') {
-        for (const calendar of calendarsOf(userId)) {
-          const properties = await collectionProperties(userId, { kind: 'calendar', calendar }, () => sync.lastChange(userId));
+        for (const calendar of await calendarsOf(sync, userId)) {
+          const properties = await collectionProperties(userId, { kind: 'calendar', calendar }, lastChange);
           responses.push(davResponse(calendarPath(userId, calendar), properties, request));
         }
       }
       if (depth === 1 && target.kind === 'calendar') {
-        const { changed } = await sync.since(userId, 0);
+        const { changed } = await sync.since(userId, target.calendar.tasks, 0);
         for (const object of await objectsOf(userId, changed)) responses.push(objectResponse(userId, target.calendar, object, request));
       }
       return davDocument('d:multistatus', { 'd:response': responses });
@@ -162,7 +174,7 @@ export function createCalDavReads(sync: TaskSync) {
         return davDocument('d:multistatus', { 'd:response': await multiget(userId, target.calendar, body, request) });
       }
       if (body.namespace === CALDAV && body.name === 'calendar-query') {
-        const { changed } = await sync.since(userId, 0);
+        const { changed } = await sync.since(userId, target.calendar.tasks, 0);
         const objects = (await objectsOf(userId, changed)).filter((object) => matchesCalendarQuery(object.task, childNamed(body, CALDAV, 'filter')));
         return davDocument('d:multistatus', { 'd:response': objects.map((object) => objectResponse(userId, target.calendar, object, request)) });
       }

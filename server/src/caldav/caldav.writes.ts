@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import { CreateTaskBody, TASK_FIELD_VALUES, type TaskFieldChange } from '../../../contract/task-requests.ts';
+import { ChecklistChangeBody, CreateTaskBody, TASK_FIELD_VALUES, type TaskFieldChange } from '../../../contract/task-requests.ts';
 import type { Clock } from '../clock.ts';
 import type { TaskSync } from '../tasks/task-sync.ts';
 import type { TasksService } from '../tasks/tasks.service.ts';
-import type { CalendarObject } from './calendars.ts';
+import type { Calendar, CalendarObject } from './calendars.ts';
 import { DavError } from './dav-errors.ts';
 import { type ClientTodo, parseClientTodo, ruleWithoutEnd } from './vtodo.ts';
 
@@ -52,9 +52,9 @@ function changesOf(current: CalendarObject['task'], todo: ClientTodo): TaskField
 
 type Options = {
   sync: Pick<TaskSync, 'zoneOf'>;
-  tasks: Pick<TasksService, 'create' | 'edit' | 'act' | 'delete'>;
+  tasks: Pick<TasksService, 'create' | 'edit' | 'act' | 'delete' | 'addChecklistItem' | 'changeChecklistItem' | 'removeChecklistItem'>;
   clock: Clock;
-  objectNamed(userId: string, resourceName: string): Promise<CalendarObject | null>;
+  objectNamed(userId: string, calendar: Calendar, resourceName: string): Promise<CalendarObject | null>;
 };
 
 /** Two RRULE values that say the same, whatever the order of their parts. */
@@ -78,8 +78,25 @@ export type PutOutcome = { created: boolean; etag: string | null };
 
 /** A client's PUT and DELETE of calendar objects, through the tasks service: the same rules as the web app's. */
 export function createCalDavWrites({ sync, tasks, clock, objectNamed }: Options) {
-  async function outcome(userId: string, resourceName: string, sent: ClientTodo, zone: string, created: boolean): Promise<PutOutcome> {
-    const stored = await objectNamed(userId, resourceName);
+  /**
+   * A checklist item's VTODO: its SUMMARY renames the item, its STATUS ticks it or not. A client's
+   * new VTODO part of a task (RELATED-TO) is refused: the item would live under a name of the
+   * server's, not the client's (docs/behaviour/caldav.md).
+   */
+  async function putItem(userId: string, calendar: Calendar, existing: CalendarObject | null, todo: ClientTodo): Promise<PutOutcome> {
+    if (!existing?.parent) throw new DavError(403, 'Checklist items are added in Organiser; a client ticks, renames and deletes them');
+    if (todo.uid !== existing.task.uid) throw new DavError(400, 'The UID of a calendar object cannot change', { namespace: 'urn:ietf:params:xml:ns:caldav', name: 'no-uid-conflict' });
+    const change = { ...(todo.name !== existing.task.name ? { text: todo.name } : {}), ...(todo.completed === existing.task.active ? { done: todo.completed } : {}) };
+    if (Object.keys(change).length > 0) {
+      await tasks.changeChecklistItem(userId, existing.parent.id, existing.task.id, checked(ChecklistChangeBody.safeParse(change)));
+    }
+    const stored = await objectNamed(userId, calendar, existing.task.resourceName);
+    const same = stored !== null && stored.task.name === todo.name && stored.task.active !== todo.completed;
+    return { created: false, etag: same ? stored.etag : null };
+  }
+
+  async function outcome(userId: string, calendar: Calendar, resourceName: string, sent: ClientTodo, zone: string, created: boolean): Promise<PutOutcome> {
+    const stored = await objectNamed(userId, calendar, resourceName);
     const same = stored !== null && saysTheSame(parseClientTodo(stored.text, zone), sent);
     return { created, etag: same ? stored.etag : null };
   }
@@ -88,12 +105,14 @@ export function createCalDavWrites({ sync, tasks, clock, objectNamed }: Options)
     /**
      * A new VTODO makes a task (a VTODO without a due time is due now); a known one edits it, and
      * one marked completed completes its current occurrence (a repeating task moves to the next).
-     * Everything is checked before anything is written.
+     * A new VTODO in a list's calendar makes a task of that list. Everything is checked before
+     * anything is written.
      */
-    async put(userId: string, resourceName: string, existing: CalendarObject | null, body: string, conditions: WritePreconditions): Promise<PutOutcome> {
+    async put(userId: string, calendar: Calendar, resourceName: string, existing: CalendarObject | null, body: string, conditions: WritePreconditions): Promise<PutOutcome> {
       checkPreconditions(existing, conditions);
       const zone = await sync.zoneOf(userId);
       const todo = parseClientTodo(body, zone);
+      if (existing?.parent || (!existing && todo.parent !== null)) return putItem(userId, calendar, existing, todo);
       if (!existing) {
         const due = todo.due ?? clock.now();
         const created = await tasks.create(
@@ -106,24 +125,26 @@ export function createCalDavWrites({ sync, tasks, clock, objectNamed }: Options)
               rrule: todo.rrule,
               schedule_end_time: todo.end === null ? null : iso(todo.end),
               comment: todo.comment,
+              list_id: calendar.tasks.listId,
             }),
           ),
           { uid: todo.uid, resourceName },
         );
         if (todo.completed) await tasks.act(userId, created.id, { type: 'complete' });
-        return outcome(userId, resourceName, { ...todo, due }, zone, true);
+        return outcome(userId, calendar, resourceName, { ...todo, due }, zone, true);
       }
       if (todo.uid !== existing.task.uid) throw new DavError(400, 'The UID of a calendar object cannot change', { namespace: 'urn:ietf:params:xml:ns:caldav', name: 'no-uid-conflict' });
       const changes = changesOf(existing.task, todo);
       // Against the version the changes were worked out from: a write that landed meanwhile makes this one a 412.
       const edited = await tasks.edit(userId, existing.task.id, changes, existing.task.change);
       if (todo.completed && edited.active) await tasks.act(userId, existing.task.id, { type: 'complete' });
-      return outcome(userId, resourceName, todo, zone, false);
+      return outcome(userId, calendar, resourceName, todo, zone, false);
     },
 
     async delete(userId: string, existing: CalendarObject, conditions: WritePreconditions): Promise<void> {
       checkPreconditions(existing, conditions);
-      await tasks.delete(userId, existing.task.id);
+      if (existing.parent) await tasks.removeChecklistItem(userId, existing.parent.id, existing.task.id);
+      else await tasks.delete(userId, existing.task.id);
     },
   };
 }

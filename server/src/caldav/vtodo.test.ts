@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncedTask } from '../tasks/task-sync.ts';
 import { DavError } from './dav-errors.ts';
-import { parseClientTodo, ruleWithoutEnd, vtodoCalendar } from './vtodo.ts';
+import { parseClientTodo, ruleWithoutEnd, vtodoCalendar, vtodoItemCalendar } from './vtodo.ts';
 
 const calendar = (...lines: string[]) =>
   ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//test//EN', ...lines, 'END:VCALENDAR', ''].join('\r\n');
@@ -21,6 +21,7 @@ const task = (fields: Partial<SyncedTask> = {}): SyncedTask => ({
   created: Date.UTC(2026, 0, 1),
   lastModified: Date.UTC(2026, 1, 1),
   notice: Date.UTC(2026, 2, 28, 8),
+  checklist: [],
   ...fields,
 });
 
@@ -51,6 +52,7 @@ describe('a task as a VTODO', () => {
       rrule: 'FREQ=WEEKLY',
       end: Date.UTC(2026, 5, 1),
       completed: false,
+      parent: null,
     });
     expect(parseClientTodo(vtodoCalendar(task({ active: false, rrule: null, end: null }), 'UTC'), 'UTC')).toMatchObject({ completed: true, rrule: null });
   });
@@ -78,5 +80,12 @@ describe('a task as a VTODO', () => {
     expect(status(calendar('BEGIN:VTODO', 'SUMMARY:No UID', 'END:VTODO'))).toBe(400);
     expect(status(calendar())).toBe(400);
     expect(status(calendar('BEGIN:VEVENT', 'UID:e', 'DTSTART:20261201T080000Z', 'END:VEVENT'))).toBe(403);
+  });
+
+  it('writes a checklist item as a VTODO related to its task, and reads the parent a client names', () => {
+    const item = vtodoItemCalendar(task({ uid: 'id-1-item-x', name: 'Passport', active: false, rrule: null, end: null }), 'id-1');
+    expect(parseClientTodo(item, 'UTC')).toMatchObject({ uid: 'id-1-item-x', name: 'Passport', completed: true, parent: 'id-1', rrule: null });
+    expect(parseClientTodo(todo('RELATED-TO;RELTYPE=SIBLING:other'), 'UTC').parent).toBeNull();
+    expect(parseClientTodo(todo('RELATED-TO:id-1'), 'UTC').parent).toBe('id-1');
   });
 });

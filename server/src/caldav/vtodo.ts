@@ -16,6 +16,8 @@ export type ClientTodo = {
   /** The RRULE's UNTIL. */
   end: number | null;
   completed: boolean;
+  /** The UID of the VTODO this one is part of (RELATED-TO, RELTYPE PARENT or none): a checklist item's task. */
+  parent: string | null;
 };
 
 /** An RRULE value without UNTIL (kept as the task's end) and WKST (Monday, as the rule library counts). */
@@ -103,6 +105,31 @@ export function vtodoCalendar(task: SyncedTask, zone: string): string {
   return `${calendar.toString()}\r\n`;
 }
 
+/**
+ * A checklist item as a calendar object: a VTODO of its own whose RELATED-TO names its task's UID
+ * (RFC 5545 §3.8.4.5, RELTYPE PARENT), ticked as COMPLETED. `item` is the item in a task's terms
+ * (calendars.ts).
+ */
+export function vtodoItemCalendar(item: SyncedTask, parentUid: string): string {
+  const calendar = new ICAL.Component(['vcalendar', [], []]);
+  calendar.addPropertyWithValue('version', '2.0');
+  calendar.addPropertyWithValue('prodid', '-//Organiser//Tasks//EN');
+  const todo = new ICAL.Component('vtodo');
+  todo.addPropertyWithValue('uid', item.uid);
+  todo.addPropertyWithValue('dtstamp', utc(item.lastModified));
+  todo.addPropertyWithValue('created', utc(item.created));
+  todo.addPropertyWithValue('last-modified', utc(item.lastModified));
+  todo.addPropertyWithValue('summary', item.name);
+  const related = new ICAL.Property('related-to');
+  related.setParameter('reltype', 'PARENT');
+  related.setValue(parentUid);
+  todo.addProperty(related);
+  todo.addPropertyWithValue('status', item.active ? 'NEEDS-ACTION' : 'COMPLETED');
+  if (!item.active) todo.addPropertyWithValue('completed', utc(item.lastModified));
+  calendar.addSubcomponent(todo);
+  return `${calendar.toString()}\r\n`;
+}
+
 const badCalendar = (why: string) => new DavError(400, `The body is not a task in iCalendar: ${why}`);
 
 /**
@@ -137,6 +164,15 @@ const text = (todo: ICAL.Component, name: string): string => {
   return typeof value === 'string' ? value : '';
 };
 
+function parentOf(todo: ICAL.Component): string | null {
+  const parent = todo.getAllProperties('related-to').find((related) => {
+    const type = related.getParameter('reltype');
+    return type === undefined || (typeof type === 'string' && type.toUpperCase() === 'PARENT');
+  });
+  const uid = parent?.getFirstValue();
+  return typeof uid === 'string' && uid !== '' ? uid : null;
+}
+
 /** A client's calendar object as a task's fields; 400 when it is not iCalendar or holds no VTODO. */
 export function parseClientTodo(body: string, zone: string): ClientTodo {
   let calendar: ICAL.Component;
@@ -167,5 +203,6 @@ export function parseClientTodo(body: string, zone: string): ClientTodo {
     rrule: rrule ? ruleWithoutEnd(rrule.toString()) : null,
     end: rrule?.until ? timeMillis(rrule.until, null, calendar, zone) : null,
     completed: status === 'COMPLETED' || (status === '' && todo.hasProperty('completed')),
+    parent: parentOf(todo),
   };
 }

@@ -22,8 +22,8 @@ export interface Database {
   tasks: TasksTable;
   task_notices: TaskNoticesTable;
   task_completions: TaskCompletionsTable;
-  task_change_counters: TaskChangeCountersTable;
-  task_changes: TaskChangesTable;
+  task_calendar_counters: TaskCalendarCountersTable;
+  task_calendar_changes: TaskCalendarChangesTable;
   task_lists: TaskListsTable;
   task_list_members: TaskListMembersTable;
   calendar_tokens: CalendarTokensTable;
@@ -339,14 +339,15 @@ export interface TaskCompletionsTable {
   checklist: string | null;
 }
 
-/** Each owner's count of changes to their tasks: CalDAV's sync token (migration 0037). */
-export interface TaskChangeCountersTable {
-  owner_id: string;
+/** A calendar's change counter: `calendar` is a user's id (their own tasks) or `list:<id>` (a household list). */
+export interface TaskCalendarCountersTable {
+  calendar: string;
   last_change: number;
 }
 
 /** A task's latest change (or its deletion, kept as a tombstone) and the name CalDAV clients know it by. */
-export interface TaskChangesTable {
+export interface TaskCalendarChangesTable {
+  calendar: string;
   owner_id: string;
   task_id: string;
   change: number;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, TaskListsTable } from '../storage/schema.ts';
+import { calendarOfTask, recordTaskChange } from './task-change-record.ts';
 
 export type TaskListRow = Selectable<TaskListsTable>;
 /** One of a list's people: its owner (`owner` 1) or a member. */
@@ -90,7 +91,17 @@ export function createListsStore(db: Kysely<Database>) {
       return db.transaction().execute(async (trx) => {
         const owned = await trx.selectFrom('task_lists').select('id').where('owner_id', '=', ownerId).where('id', '=', id).executeTakeFirst();
         if (!owned) return false;
-        await trx.updateTable('tasks').set({ list_id: null, assignee_id: null, rotation: '[]', rotation_turn: 0 }).where('list_id', '=', id).execute();
+        const moved = await trx
+          .updateTable('tasks')
+          .set({ list_id: null, assignee_id: null, rotation: '[]', rotation_turn: 0 })
+          .where('list_id', '=', id)
+          .returning(['id', 'owner_id', 'list_id'])
+          .execute();
+        // Each task goes to its creator's own calendar, under the name their clients knew it by in the list's.
+        for (const task of moved) await recordTaskChange(trx, task, { movedFrom: calendarOfTask({ owner_id: task.owner_id, list_id: id }) });
+        const calendar = calendarOfTask({ owner_id: ownerId, list_id: id });
+        await trx.deleteFrom('task_calendar_changes').where('calendar', '=', calendar).execute();
+        await trx.deleteFrom('task_calendar_counters').where('calendar', '=', calendar).execute();
         await trx.deleteFrom('task_lists').where('owner_id', '=', ownerId).where('id', '=', id).execute();
         return true;
       });

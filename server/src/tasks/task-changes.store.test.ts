@@ -63,10 +63,10 @@ describe.each(testDialects)('the change numbers of tasks on %s', (dialect) => {
     expect((await tasks.find(owner, 'a'))?.name).toBe('Renamed');
 
     await tasks.delete(owner, 'b');
-    const since = await changes.since(owner, 2);
+    const since = await changes.since(owner, owner, 2);
     expect(since.changed.map((changed) => [changed.task.id, changed.change])).toEqual([['a', 3]]);
     expect(since.deleted).toEqual([{ taskId: 'b', change: 4, resourceName: 'b@phone.ics' }]);
-    expect((await changes.since(owner, 0)).deleted).toEqual([]);
-    expect((await changes.named(other, ['a.ics', 'c.ics'])).map((named) => named.task.id)).toEqual(['c']);
+    expect((await changes.since(owner, owner, 0)).deleted).toEqual([]);
+    expect((await changes.named(other, other, ['a.ics', 'c.ics'])).map((named) => named.task.id)).toEqual(['c']);
   });
 });

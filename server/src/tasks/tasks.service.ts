@@ -28,7 +28,7 @@ import { resetChecklist } from './checklists.ts';
 import { anchorOnDoneDay, firstOccurrence, nextOccurrence, parseRecurrence } from './recurrence.ts';
 import { noticeRulesOf, seriesOf, toCompletion, toDoneEntry, toTask } from './task-record.ts';
 import { taskCalendar } from './tasks.ical.ts';
-import type { ClientIdentity } from './task-changes.store.ts';
+import type { ClientIdentity } from './task-change-record.ts';
 import type { TaskPatch, TaskRow, TasksStore } from './tasks.store.ts';
 
 type Options = {

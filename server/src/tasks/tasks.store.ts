@@ -1,7 +1,8 @@
 import type { Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely';
 import { OWN_TASKS, TASK_COMPLETIONS_SHOWN, type TaskStatus } from '../../../contract/tasks.ts';
 import type { Database, TaskCompletionsTable, TasksTable } from '../storage/schema.ts';
-import { type ClientIdentity, recordTaskChange } from './task-changes.store.ts';
+import { calendarOfTask, type ClientIdentity, recordTaskChange } from './task-change-record.ts';
+import { parseChecklist } from './checklists.ts';
 import { listIdsOf, taskVisibleTo } from './lists.store.ts';
 
 export type TaskRow = Selectable<TasksTable>;
@@ -13,6 +14,8 @@ export type TaskPosition = { scheduleTime: number; id: string };
 export type DonePosition = { completedAt: number; id: number };
 export type DoneRow = CompletionRow & Pick<TaskRow, 'name' | 'schedule_type'>;
 
+const itemIds = (checklist: string) => parseChecklist(checklist).map((item) => item.id);
+
 /** Bound parameters per query stay far below both databases' limits. */
 const CALENDAR_IDS_PER_QUERY = 500;
 
@@ -20,7 +23,7 @@ const CALENDAR_IDS_PER_QUERY = 500;
  * Task rows; every read and write names the viewer in its WHERE (their own tasks and those of the
  * lists they own or are a member of: `taskVisibleTo`), so another user's id is simply not there.
  * With `locking` (PostgreSQL) a delete takes the row locks the notice sender holds. Every write
- * records a change under the task's owner (task-changes.store.ts) in its own transaction, for
+ * records a change in the task's calendar (task-changes.store.ts) in its own transaction, for
  * CalDAV's sync tokens.
  */
 export function createTasksStore(db: Kysely<Database>, { locking }: { locking: boolean }) {
@@ -32,7 +35,7 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
     async insert(row: TaskRow, identity?: ClientIdentity): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('tasks').values(row).execute();
-        await recordTaskChange(trx, row.owner_id, row.id, { identity });
+        await recordTaskChange(trx, row, { identity });
       });
     },
 
@@ -86,10 +89,15 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
      */
     async update(viewerId: string, id: string, patch: TaskPatch, expectedChange?: number): Promise<TaskRow | undefined> {
       return db.transaction().execute(async (trx) => {
+        // The calendar it was in: a change of list moves it to another (task-changes.store.ts).
+        const before = await trx.selectFrom('tasks').select(['owner_id', 'list_id']).where('id', '=', id).where(taskVisibleTo(viewerId)).executeTakeFirst();
+        if (!before) return undefined;
         const result = await trx.updateTable('tasks').set(patch).where('id', '=', id).where(taskVisibleTo(viewerId)).executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return undefined;
         const updated = await trx.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-        await recordTaskChange(trx, updated.owner_id, id, { expectedChange });
+        const movedFrom = calendarOfTask(before);
+        const goneItems = movedFrom === calendarOfTask(updated) ? [] : itemIds(updated.checklist);
+        await recordTaskChange(trx, updated, { expectedChange, movedFrom, goneItems });
         return updated;
       });
     },
@@ -122,7 +130,7 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
             checklist: row.checklist,
           })
           .execute();
-        await recordTaskChange(trx, row.owner_id, row.id);
+        await recordTaskChange(trx, row);
         return trx.selectFrom('tasks').selectAll().where('id', '=', row.id).executeTakeFirst();
       });
     },
@@ -142,7 +150,8 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
           .executeTakeFirst();
         if (Number(result.numUpdatedRows) === 0) return undefined;
         const updated = await trx.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-        await recordTaskChange(trx, updated.owner_id, id);
+        const kept = new Set(itemIds(after));
+        await recordTaskChange(trx, updated, { goneItems: itemIds(before).filter((itemId) => !kept.has(itemId)) });
         return updated;
       });
     },
@@ -259,9 +268,14 @@ export function createTasksStore(db: Kysely<Database>, { locking }: { locking: b
       if (Number(stopped.numUpdatedRows) === 0) return false;
       return db.transaction().execute(async (trx) => {
         if (locking) await trx.selectFrom('task_notices').select('id').where('task_id', '=', id).forUpdate().execute();
-        const gone = await trx.deleteFrom('tasks').where('id', '=', id).where(taskVisibleTo(viewerId)).returning('owner_id').executeTakeFirst();
+        const gone = await trx
+          .deleteFrom('tasks')
+          .where('id', '=', id)
+          .where(taskVisibleTo(viewerId))
+          .returning(['id', 'owner_id', 'list_id', 'checklist'])
+          .executeTakeFirst();
         if (!gone) return false;
-        await recordTaskChange(trx, gone.owner_id, id, { deleted: true });
+        await recordTaskChange(trx, gone, { deleted: true, goneItems: itemIds(gone.checklist) });
         return true;
       });
     },
