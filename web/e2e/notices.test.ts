@@ -56,7 +56,17 @@ const shown = (worker: Worker): Promise<ShownNotice[]> =>
  * Dispatches a push event in the worker, as the browser does when a push message arrives (headless
  * Chromium has no push service to deliver a real one), and waits until the notice shows.
  */
-async function push(worker: Worker, notice: PushNotice): Promise<void> {
+/**
+ * A message from the page to the worker: an event the browser itself delivers, which starts the
+ * worker's idle time again. The events made here are not the browser's, so they do not; on a busy
+ * machine the worker was stopped in the middle of a Done (its idle limit is 30 s).
+ */
+async function keepAwake(page: Page): Promise<void> {
+  await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.postMessage('awake'));
+}
+
+async function push(page: Page, worker: Worker, notice: PushNotice): Promise<void> {
+  await keepAwake(page);
   await worker.evaluate((payload) => {
     const PushEvent = Reflect.get(globalThis, 'PushEvent') as new (type: string, init: { data: string }) => Event;
     try {
@@ -69,7 +79,8 @@ async function push(worker: Worker, notice: PushNotice): Promise<void> {
 }
 
 /** A click on the shown notice with `tag`, on its Done action or (`''`) on the notice itself. */
-async function click(worker: Worker, tag: string, action: 'done' | ''): Promise<void> {
+async function click(page: Page, worker: Worker, tag: string, action: 'done' | ''): Promise<void> {
+  await keepAwake(page);
   await worker.evaluate(
     async ({ tag: wanted, action: chosen }) => {
       const scope = globalThis as unknown as { registration: ServiceWorkerRegistration };
@@ -128,7 +139,7 @@ describe('push notices in the installed app, end to end', () => {
       done_url: `${server.baseUrl}/api/notify/done/${'a'.repeat(43)}`,
       tag: `task-${task.id}`,
     };
-    await push(worker, notice);
+    await push(page, worker, notice);
     expect((await shown(worker)).find((one) => one.tag === notice.tag)).toEqual({
       title: 'Feed the cat',
       body: 'Due: tomorrow',
@@ -137,22 +148,22 @@ describe('push notices in the installed app, end to end', () => {
       data: { url: taskUrl, doneUrl: notice.done_url },
     });
 
-    await click(worker, notice.tag, 'done');
+    await click(page, worker, notice.tag, 'done');
     await expect.poll(() => doneCalls).toEqual([`POST /api/notify/done/${'a'.repeat(43)}`]);
     await expect.poll(async () => (await shown(worker)).filter((one) => one.tag === notice.tag)).toEqual([]);
 
     // Refused (the task moved on): the worker says so in a notice of its own.
     doneAnswer = 409;
-    await push(worker, notice);
-    await click(worker, notice.tag, 'done');
+    await push(page, worker, notice);
+    await click(page, worker, notice.tag, 'done');
     await expect
       .poll(async () => (await shown(worker)).find((one) => one.tag === notice.tag)?.title)
       .toBe('Not done: Feed the cat');
     expect((await shown(worker)).find((one) => one.tag === notice.tag)?.body).toMatch(/moved on/);
 
     // A click on the notice itself opens the task in the app's window.
-    await push(worker, notice);
-    await click(worker, notice.tag, '');
+    await push(page, worker, notice);
+    await click(page, worker, notice.tag, '');
     await page.waitForURL(taskUrl);
     expect(doneCalls).toHaveLength(2);
   });

@@ -63,7 +63,9 @@ describe('repeat rules and checklists, end to end', () => {
     await page.getByLabel('Paper', { exact: true }).waitFor();
     await page.getByLabel('New checklist item').fill('Glass');
     await page.locator('#task-checklist').getByRole('button', { name: 'Add' }).click();
-    await page.getByLabel('Paper', { exact: true }).check();
+    await page.getByLabel('Glass', { exact: true }).waitFor();
+    // The box shows what the server kept: ticked once its answer is back, not at the click.
+    await page.getByLabel('Paper', { exact: true }).click();
     await expect.poll(() => page.getByLabel('Paper', { exact: true }).isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Remove Glass' }).click();
     await expect.poll(() => page.locator('.task-checklist-item').count()).toBe(1);
