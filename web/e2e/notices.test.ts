@@ -66,16 +66,22 @@ async function keepAwake(page: Page): Promise<void> {
 }
 
 async function push(page: Page, worker: Worker, notice: PushNotice): Promise<void> {
-  await keepAwake(page);
-  await worker.evaluate((payload) => {
-    const PushEvent = Reflect.get(globalThis, 'PushEvent') as new (type: string, init: { data: string }) => Event;
-    try {
-      globalThis.dispatchEvent(new PushEvent('push', { data: payload }));
-    } catch {
-      // waitUntil refuses an event the page made; the notice is shown all the same.
-    }
-  }, JSON.stringify(notice));
-  await expect.poll(async () => (await shown(worker)).some((one) => one.tag === notice.tag)).toBe(true);
+  // Sent again until it shows: a notice of the same tag takes the place of the one before, and on
+  // a busy machine the worker may have been stopped and started between a dispatch and its notice.
+  await expect
+    .poll(async () => {
+      await keepAwake(page);
+      await worker.evaluate((payload) => {
+        const PushEvent = Reflect.get(globalThis, 'PushEvent') as new (type: string, init: { data: string }) => Event;
+        try {
+          globalThis.dispatchEvent(new PushEvent('push', { data: payload }));
+        } catch {
+          // waitUntil refuses an event the page made; the notice is shown all the same.
+        }
+      }, JSON.stringify(notice));
+      return (await shown(worker)).some((one) => one.tag === notice.tag);
+    })
+    .toBe(true);
 }
 
 /** A click on the shown notice with `tag`, on its Done action or (`''`) on the notice itself. */
