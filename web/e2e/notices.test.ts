@@ -53,10 +53,6 @@ const shown = (worker: Worker): Promise<ShownNotice[]> =>
   });
 
 /**
- * Dispatches a push event in the worker, as the browser does when a push message arrives (headless
- * Chromium has no push service to deliver a real one), and waits until the notice shows.
- */
-/**
  * A message from the page to the worker: an event the browser itself delivers, which starts the
  * worker's idle time again. The events made here are not the browser's, so they do not; on a busy
  * machine the worker was stopped in the middle of a Done (its idle limit is 30 s).
@@ -65,6 +61,10 @@ async function keepAwake(page: Page): Promise<void> {
   await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.postMessage('awake'));
 }
 
+/**
+ * Dispatches a push event in the worker, as the browser does when a push message arrives (headless
+ * Chromium has no push service to deliver a real one), and waits until the notice shows.
+ */
 async function push(page: Page, worker: Worker, notice: PushNotice): Promise<void> {
   // Sent again until it shows: a notice of the same tag takes the place of the one before, and on
   // a busy machine the worker may have been stopped and started between a dispatch and its notice.
@@ -100,6 +100,24 @@ async function click(page: Page, worker: Worker, tag: string, action: 'done' | '
     },
     { tag, action },
   );
+}
+
+/**
+ * Pushes `notice` and clicks it until `outcome` holds, three times at most. An event the test makes
+ * is not the browser's and does not keep the worker alive while it is handled: on a busy machine
+ * one click in a few runs came to nothing (CI, 2026-11-29), where a person would click again.
+ */
+async function pushAndClick(page: Page, worker: Worker, notice: PushNotice, action: 'done' | '', outcome: () => Promise<boolean>) {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await push(page, worker, notice);
+    await click(page, worker, notice.tag, action);
+    const until = Date.now() + 10_000;
+    while (Date.now() < until) {
+      if (await outcome()) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`a click on "${action || 'the notice'}" did not lead to its outcome in three tries`);
 }
 
 describe('push notices in the installed app, end to end', () => {
@@ -153,25 +171,25 @@ describe('push notices in the installed app, end to end', () => {
       actions: ['Done'],
       data: { url: taskUrl, doneUrl: notice.done_url },
     });
+    const noticeNow = async () => (await shown(worker)).find((one) => one.tag === notice.tag);
 
-    await click(page, worker, notice.tag, 'done');
-    await expect.poll(() => doneCalls).toEqual([`POST /api/notify/done/${'a'.repeat(43)}`]);
-    await expect.poll(async () => (await shown(worker)).filter((one) => one.tag === notice.tag)).toEqual([]);
+    // Done posts to the notice's link and closes the notice.
+    await pushAndClick(page, worker, notice, 'done', async () => doneCalls.length > 0 && !(await noticeNow()));
+    const donePost = `POST /api/notify/done/${'a'.repeat(43)}`;
+    expect(new Set(doneCalls)).toEqual(new Set([donePost]));
 
     // Refused (the task moved on): the worker says so in a notice of its own.
     doneAnswer = 409;
-    await push(page, worker, notice);
-    await click(page, worker, notice.tag, 'done');
-    await expect
-      .poll(async () => (await shown(worker)).find((one) => one.tag === notice.tag)?.title)
-      .toBe('Not done: Feed the cat');
-    expect((await shown(worker)).find((one) => one.tag === notice.tag)?.body).toMatch(/moved on/);
+    const postsBefore = doneCalls.length;
+    await pushAndClick(page, worker, notice, 'done', async () => (await noticeNow())?.title === 'Not done: Feed the cat');
+    expect((await noticeNow())?.body).toMatch(/moved on/);
+    expect(doneCalls.length).toBeGreaterThan(postsBefore);
 
-    // A click on the notice itself opens the task in the app's window.
-    await push(page, worker, notice);
-    await click(page, worker, notice.tag, '');
-    await page.waitForURL(taskUrl);
-    expect(doneCalls).toHaveLength(2);
+    // A click on the notice itself opens the task in the app's window, and posts nothing.
+    const postsAfter = doneCalls.length;
+    await pushAndClick(page, worker, notice, '', async () => page.url() === taskUrl);
+    expect(new Set(doneCalls)).toEqual(new Set([donePost]));
+    expect(doneCalls).toHaveLength(postsAfter);
   });
 
   it('keeps an ntfy topic in the profile and sends a test to it', async () => {
