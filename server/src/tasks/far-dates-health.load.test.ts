@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { openStorage } from '../storage/database.ts';
 import { HEALTH_STALL_MS, healthSummary, type HealthWatch, watchHealth } from '../test/health-monitor.ts';
 import { freePort, killHard, startServerProcess } from '../test/server-process.ts';
 import { createTestDatabase, testDialects } from '../test/test-app.ts';
+import { taskRow } from '../test/task-row.ts';
 import type { TaskRow } from './tasks.store.ts';
 import { signUp } from '../test/server-accounts.ts';
 
@@ -38,36 +38,13 @@ describe.each(testDialects)('health while far-date tasks are completed and notic
         expect(completed.status, await completed.text()).toBe(200);
       };
 
-      const farTask = (noticeDue: boolean): TaskRow => ({
-        id: randomUUID(),
-        owner_id: user.uid,
-        name: 'Since the dawn of time',
-        active: 1,
-        create_time: Date.now(),
-        last_updated: Date.now(),
-        first_schedule_time: EARLIEST_MS,
-        schedule_end_time: null,
-        schedule_type: 'd',
-        anchor_time: EARLIEST_MS,
-        occurrence_index: 0,
-        schedule_time: EARLIEST_MS,
-        next_notice_time: noticeDue ? EARLIEST_MS : null,
-        notice_set_by_user: 0,
-        last_notice_time: null,
-        emails: '[]',
-        overdue_notice: 1,
-        notice_hours: '[]',
-        notice_in_workday: 0,
-        comment: '',
-        notice_error: null,
-        list_id: null,
-        assignee_id: null,
-        rotation: '[]',
-        rotation_turn: 0,
-        rrule: null,
-        repeat_from: 'due',
-        checklist: '[]',
-      });
+      const farTask = (noticeDue: boolean): TaskRow =>
+        taskRow(user.uid, EARLIEST_MS, {
+          name: 'Since the dawn of time',
+          create_time: Date.now(),
+          last_updated: Date.now(),
+          next_notice_time: noticeDue ? EARLIEST_MS : null,
+        });
       // A server in service has run these routes before: the first run of any request costs tens of
       // milliseconds of compiling, far dates or not, which is not what this measures.
       const ordinary = await fetch(`${server.baseUrl}/schedule`, {

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorReply } from '../../../contract/errors.ts';
 import { Task, TaskPage } from '../../../contract/tasks.ts';
 import { bearer, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
+import { taskRow } from '../test/task-row.ts';
 import type { TaskRow } from './tasks.store.ts';
 
 const RANGE = 'must be between 1900-01-01 and 2200-12-31';
@@ -35,37 +35,7 @@ describe.each(testDialects)('far dates on %s', (dialect) => {
   /** A task written straight into the store, as one stored before dates were bounded would be. */
   async function storedTask(owner: Owner, time: number, fields: Partial<TaskRow> = {}): Promise<TaskRow> {
     const now = t.clock.now();
-    const row: TaskRow = {
-      id: randomUUID(),
-      owner_id: owner.id,
-      name: `Stored at ${new Date(time).toISOString()}`,
-      active: 1,
-      create_time: now,
-      last_updated: now,
-      first_schedule_time: time,
-      schedule_end_time: null,
-      schedule_type: 'd',
-      anchor_time: time,
-      occurrence_index: 0,
-      schedule_time: time,
-      next_notice_time: null,
-      notice_set_by_user: 0,
-      last_notice_time: null,
-      emails: '[]',
-      overdue_notice: 1,
-      notice_hours: '[]',
-      notice_in_workday: 0,
-      comment: '',
-      notice_error: null,
-      list_id: null,
-      assignee_id: null,
-      rotation: '[]',
-      rotation_turn: 0,
-      rrule: null,
-      repeat_from: 'due',
-      checklist: '[]',
-      ...fields,
-    };
+    const row = taskRow(owner.id, time, { name: `Stored at ${new Date(time).toISOString()}`, create_time: now, last_updated: now, ...fields });
     await t.storage.db.insertInto('tasks').values(row).execute();
     return row;
   }

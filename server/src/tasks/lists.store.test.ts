@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Storage } from '../storage/database.ts';
 import { createTestDatabase, openTestStorage, testDialects } from '../test/test-app.ts';
+import { taskRow } from '../test/task-row.ts';
 import { createListsStore, type ListsStore } from './lists.store.ts';
 import { createTasksStore, type TaskRow, type TasksStore } from './tasks.store.ts';
 
@@ -40,36 +41,7 @@ describe.each(testDialects)('the task lists store on %s', (dialect) => {
     };
   });
 
-  const task = (id: string, ownerId: string, listId: string | null): TaskRow => ({
-    id,
-    owner_id: ownerId,
-    name: id,
-    active: 1,
-    create_time: AT,
-    last_updated: AT,
-    first_schedule_time: AT,
-    schedule_end_time: null,
-    schedule_type: 'd',
-    anchor_time: AT,
-    occurrence_index: 0,
-    schedule_time: AT,
-    next_notice_time: null,
-    notice_set_by_user: 0,
-    last_notice_time: null,
-    emails: '[]',
-    overdue_notice: 1,
-    notice_hours: '[]',
-    notice_in_workday: 0,
-    comment: '',
-    notice_error: null,
-    list_id: listId,
-    assignee_id: null,
-    rotation: '[]',
-    rotation_turn: 0,
-    rrule: null,
-    repeat_from: 'due',
-    checklist: '[]',
-  });
+  const task = (id: string, ownerId: string, listId: string | null): TaskRow => taskRow(ownerId, AT, { id, name: id, list_id: listId });
   const seen = async (viewerId: string) => (await tasks.page(viewerId, 'all', undefined, 100)).map((row) => row.id).sort();
 
   it('lets the owner and the members of a list, as they are now, read and write its tasks, and no one else', async () => {

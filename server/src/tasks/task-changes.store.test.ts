@@ -1,39 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors.ts';
+import { taskRow } from '../test/task-row.ts';
 import { registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import { createTaskChangesStore } from './task-changes.store.ts';
 import { createTasksStore, type TaskRow } from './tasks.store.ts';
 
-const row = (id: string, ownerId: string): TaskRow => ({
-  id,
-  owner_id: ownerId,
-  name: `Task ${id}`,
-  active: 1,
-  create_time: 0,
-  last_updated: 0,
-  first_schedule_time: Date.UTC(2026, 11, 1),
-  schedule_end_time: null,
-  schedule_type: 'o',
-  anchor_time: Date.UTC(2026, 11, 1),
-  occurrence_index: 0,
-  schedule_time: Date.UTC(2026, 11, 1),
-  next_notice_time: null,
-  notice_set_by_user: 0,
-  last_notice_time: null,
-  emails: '[]',
-  overdue_notice: 1,
-  notice_hours: '[]',
-  notice_in_workday: 0,
-  comment: '',
-  notice_error: null,
-  list_id: null,
-  assignee_id: null,
-  rotation: '[]',
-  rotation_turn: 0,
-  rrule: null,
-  repeat_from: 'due',
-  checklist: '[]',
-});
+const DUE = Date.UTC(2026, 11, 1);
+
+const row = (id: string, ownerId: string): TaskRow =>
+  taskRow(ownerId, 0, { id, name: `Task ${id}`, schedule_type: 'o', first_schedule_time: DUE, anchor_time: DUE, schedule_time: DUE });
 
 describe.each(testDialects)('the change numbers of tasks on %s', (dialect) => {
   let t: TestApp;
