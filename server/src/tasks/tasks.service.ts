@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   type CreateTaskBody,
-  DUE_AFTER_END_MESSAGE,
   END_BEFORE_DUE_MESSAGE,
   type TaskAction,
   type TaskFieldChange,
@@ -12,7 +11,6 @@ import {
   NO_MORE_RESULTS,
   type Task,
   type TaskCompletion,
-  type RepeatFrom,
   type TaskPage,
   type TasksExport,
   type TaskStatus,
@@ -21,12 +19,12 @@ import type { Clock } from '../clock.ts';
 import { AppError, notFound } from '../errors.ts';
 import { feedWindow, MAX_EVENTS_PER_FEED } from './calendar-events.ts';
 import type { ListsStore } from './lists.store.ts';
-import { firstNotice, repeatNotice } from './notice-times.ts';
 import { decodeCursor, decodeDoneCursor, encodeCursor, encodeDoneCursor } from './page-cursor.ts';
 import { checklistActions } from './checklists.service.ts';
-import { resetChecklist } from './checklists.ts';
-import { anchorOnDoneDay, firstOccurrence, nextOccurrence, parseRecurrence } from './recurrence.ts';
-import { noticeRulesOf, seriesOf, toCompletion, toDoneEntry, toTask } from './task-record.ts';
+import { firstOccurrence, parseRecurrence } from './recurrence.ts';
+import { toCompletion, toDoneEntry, toTask } from './task-record.ts';
+import { isListChange, taskListFields } from './task-list-fields.ts';
+import { completion, CUSTOM_NEEDS_RULE, patchFor, pendingNotice } from './task-patches.ts';
 import { taskCalendar } from './tasks.ical.ts';
 import type { ClientIdentity } from './task-change-record.ts';
 import type { TaskPatch, TaskRow, TasksStore } from './tasks.store.ts';
@@ -42,111 +40,10 @@ type Options = {
   onScheduleChange(): void;
 };
 
-const UNKNOWN_LIST = 'list_id: is not one of your lists';
-const NOT_IN_A_LIST = (field: string) => `${field}: only a task in a list has one`;
-
-/** Refuses ids that are not among the list's people. */
-function onlyPeople(field: string, ids: readonly string[], people: readonly string[]): void {
-  if (ids.some((id) => !people.includes(id))) throw new AppError(400, `${field}: must name people of the task's list`);
-}
-const CUSTOM_NEEDS_RULE = 'A custom schedule is set by its repeat rule (rrule)';
-const repeatFromOf = (row: TaskRow) => row.repeat_from as RepeatFrom;
-
-const notActive = () => new AppError(409, 'The task is not active');
 const movedMeanwhile = () => new AppError(409, 'The task changed meanwhile (completed or edited elsewhere); reload it');
 
-/** The notice that is next for the current occurrence, given the rules in `row`. */
-function pendingNotice(row: TaskRow, zone: string, now: number): number | null {
-  if (row.active !== 1) return null;
-  const rules = noticeRulesOf(row, zone);
-  return row.last_notice_time === null ? firstNotice(row.schedule_time, rules) : repeatNotice(row.last_notice_time, now, rules);
-}
-
-type ListField = 'list_id' | 'assignee_id' | 'rotation';
-type ListFieldChange = Extract<TaskFieldChange, { key: ListField }>;
-const isListChange = (change: TaskFieldChange): change is ListFieldChange =>
-  change.key === 'list_id' || change.key === 'assignee_id' || change.key === 'rotation';
-
-/** The fields one update changes; a change that moves the schedule or its rules recomputes the next notice. */
-function patchFor(change: Exclude<TaskFieldChange, ListFieldChange>, row: TaskRow, zone: string, now: number): TaskPatch {
-  switch (change.key) {
-    case 'name':
-    case 'comment':
-      return { [change.key]: change.value };
-    case 'schedule_end_time':
-      if (change.value !== null && change.value < row.schedule_time) throw new AppError(400, END_BEFORE_DUE_MESSAGE);
-      return { schedule_end_time: change.value };
-    case 'emails':
-      return { emails: JSON.stringify(change.value) };
-    case 'schedule_time': {
-      if (row.schedule_end_time !== null && change.value > row.schedule_end_time) throw new AppError(400, DUE_AFTER_END_MESSAGE);
-      // A typed due time re-anchors the series (docs/behaviour/tasks-and-notices.md).
-      const moved = { anchor_time: change.value, occurrence_index: 0, schedule_time: change.value, last_notice_time: null, notice_set_by_user: 0 };
-      return { ...moved, next_notice_time: pendingNotice({ ...row, ...moved }, zone, now) };
-    }
-    case 'schedule_type':
-      // A custom task's type saved as it is changes nothing; another task cannot become custom without its rule.
-      if (change.value === 'c') {
-        if (row.schedule_type === 'c') return {};
-        throw new AppError(400, CUSTOM_NEEDS_RULE);
-      }
-      // The current due time stays; later occurrences step from it by the new type.
-      return { schedule_type: change.value, rrule: null, anchor_time: row.schedule_time, occurrence_index: 0 };
-    case 'rrule': {
-      // As for the type: the current due time stays, later occurrences follow the rule from it.
-      const rule = change.value === null ? { schedule_type: 'o', rrule: null } : parseRecurrence(change.value, repeatFromOf(row), row.schedule_time, zone);
-      return { ...rule, anchor_time: row.schedule_time, occurrence_index: 0 };
-    }
-    case 'repeat_from':
-      if (change.value === 'done' && row.rrule !== null) parseRecurrence(row.rrule, 'done', row.schedule_time, zone);
-      return { repeat_from: change.value };
-    case 'next_notice_time':
-      if (row.active !== 1) throw notActive();
-      return { next_notice_time: change.value, notice_set_by_user: 1 };
-    case 'notice_hours':
-    case 'overdue_notice':
-    case 'notice_in_workday': {
-      const stored = change.key === 'notice_hours' ? JSON.stringify(change.value) : change.value ? 1 : 0;
-      // A notice the owner set stays where they put it; the rules apply from the next one on.
-      if (row.notice_set_by_user === 1) return { [change.key]: stored };
-      const changed = { ...row, [change.key]: stored };
-      return { [change.key]: stored, next_notice_time: pendingNotice(changed, zone, now) };
-    }
-  }
-}
-
-/**
- * Complete: on to the first occurrence later than both this one and now, or inactive (done) past
- * the end — the series' own, or the calendar's for a task stored with a time it cannot hold; a
- * one-off task has no other occurrence, so it is done.
- */
-function completion(row: TaskRow, zone: string, now: number): TaskPatch {
-  if (row.active !== 1) throw notActive();
-  const series = seriesOf(row, zone);
-  // Repeating from when it was done: the series starts again on that day, and goes on from there.
-  const fromDone = row.repeat_from === 'done' && row.schedule_type !== 'o';
-  const anchor = fromDone ? anchorOnDoneDay(series, now) : row.anchor_time;
-  const next = fromDone
-    ? nextOccurrence({ ...series, anchor }, 0, Math.max(anchor, now))
-    : nextOccurrence(series, row.occurrence_index, Math.max(row.schedule_time, now));
-  if (next === null || (row.schedule_end_time !== null && next.time > row.schedule_end_time)) {
-    return { active: 0, next_notice_time: null, last_notice_time: null, notice_set_by_user: 0 };
-  }
-  const advanced = { ...row, occurrence_index: next.index, schedule_time: next.time, last_notice_time: null };
-  return {
-    // The next occurrence is the next person's turn (docs/decisions/0048-household-lists.md).
-    rotation_turn: row.rotation_turn + 1,
-    anchor_time: anchor,
-    checklist: resetChecklist(row.checklist),
-    occurrence_index: next.index,
-    schedule_time: next.time,
-    last_notice_time: null,
-    notice_set_by_user: 0,
-    next_notice_time: pendingNotice(advanced, zone, now),
-  };
-}
-
 export function createTasksService({ tasks, lists, clock, zoneOf, onScheduleChange }: Options) {
+  const listFields = taskListFields(lists);
   async function owned(viewerId: string, id: string): Promise<TaskRow> {
     const row = await tasks.find(viewerId, id);
     if (!row) throw notFound('Task');
@@ -170,42 +67,12 @@ export function createTasksService({ tasks, lists, clock, zoneOf, onScheduleChan
   }
   const presentOne = async (row: TaskRow) => (await present([row]))[0] as Task;
 
-  /** The people of a list the viewer sees, or a 400 naming the field. */
-  async function peopleOfList(viewerId: string, listId: string | null, field: string): Promise<string[]> {
-    if (listId === null) throw new AppError(400, NOT_IN_A_LIST(field));
-    if (!(await lists.find(viewerId, listId))) throw new AppError(400, UNKNOWN_LIST);
-    return (await lists.people([listId])).map((person) => person.id);
-  }
-
-  /** A change of list, assignee or rotation: each person named must be one of the list's people. */
-  async function listPatchFor(viewerId: string, change: ListFieldChange, row: TaskRow): Promise<TaskPatch> {
-    switch (change.key) {
-      case 'list_id':
-        if (change.value !== null && !(await lists.find(viewerId, change.value))) throw new AppError(400, UNKNOWN_LIST);
-        // Another list has other people: whoever was assigned there is not here.
-        return { list_id: change.value, assignee_id: null, rotation: '[]', rotation_turn: 0 };
-      case 'assignee_id':
-        if (change.value !== null) onlyPeople('assignee_id', [change.value], await peopleOfList(viewerId, row.list_id, 'assignee_id'));
-        return { assignee_id: change.value };
-      case 'rotation':
-        if (change.value.length > 0) onlyPeople('rotation', change.value, await peopleOfList(viewerId, row.list_id, 'rotation'));
-        // A new rotation starts with its first person.
-        return { rotation: JSON.stringify(change.value), rotation_turn: 0 };
-    }
-  }
-
   return {
     ...checklistActions({ tasks, clock, owned, present: presentOne }),
 
     /** `identity`: the UID and resource name a CalDAV client gave the task it made. */
     async create(ownerId: string, body: CreateTaskBody, identity?: ClientIdentity): Promise<Task> {
-      const named = [...(body.assignee_id === null ? [] : [body.assignee_id]), ...body.rotation];
-      if (body.list_id !== null && !(await lists.find(ownerId, body.list_id))) throw new AppError(400, UNKNOWN_LIST);
-      if (named.length > 0) {
-        const people = await peopleOfList(ownerId, body.list_id, body.assignee_id === null ? 'rotation' : 'assignee_id');
-        if (body.assignee_id !== null) onlyPeople('assignee_id', [body.assignee_id], people);
-        onlyPeople('rotation', body.rotation, people);
-      }
+      await listFields.checkNew(ownerId, body);
       const now = clock.now();
       const zone = await zoneOf(ownerId);
       if (body.rrule === null && body.schedule_type === 'c') throw new AppError(400, CUSTOM_NEEDS_RULE);
@@ -279,7 +146,7 @@ export function createTasksService({ tasks, lists, clock, zoneOf, onScheduleChan
         if (!updated) throw movedMeanwhile();
       } else {
         const { change } = action;
-        const patch = isListChange(change) ? await listPatchFor(viewerId, change, row) : patchFor(change, row, zone, now);
+        const patch = isListChange(change) ? await listFields.patchFor(viewerId, change, row) : patchFor(change, row, zone, now);
         updated = await tasks.update(viewerId, id, { ...patch, last_updated: now });
         if (!updated) throw notFound('Task');
       }
@@ -314,7 +181,7 @@ export function createTasksService({ tasks, lists, clock, zoneOf, onScheduleChan
       let patched = row;
       let patch: TaskPatch = {};
       for (const change of changes) {
-        const step = isListChange(change) ? await listPatchFor(viewerId, change, patched) : patchFor(change, patched, zone, now);
+        const step = isListChange(change) ? await listFields.patchFor(viewerId, change, patched) : patchFor(change, patched, zone, now);
         patch = { ...patch, ...step };
         patched = { ...patched, ...step } as TaskRow;
       }
