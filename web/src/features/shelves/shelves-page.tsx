@@ -1,9 +1,6 @@
-import { type FormEvent, useState } from 'react';
-import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
-import InputGroup from 'react-bootstrap/InputGroup';
 import { Link } from 'react-router';
 import { MAX_SHELF_NAME, type Shelf } from '../../../../contract/shelves.ts';
+import { NewNameForm } from '../../components/new-name-form.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { useListChanges } from '../../lib/use-list-changes.ts';
@@ -15,15 +12,6 @@ const count = (shelf: Shelf) => (shelf.book_count === 1 ? '1 book' : `${shelf.bo
 export function ShelvesPage() {
   const [createShelf] = useCreateShelfMutation();
   const { items, busy, error, change } = useListChanges(useShelvesQuery(null));
-  const [name, setName] = useState('');
-
-  function create(event: FormEvent) {
-    event.preventDefault();
-    void change(async () => {
-      await createShelf(name).unwrap();
-      setName('');
-    });
-  }
 
   const mine = items?.filter((shelf) => shelf.access === 'owner') ?? [];
   const shared = items?.filter((shelf) => shelf.access !== 'owner') ?? [];
@@ -31,15 +19,7 @@ export function ShelvesPage() {
     <section id="shelves">
       <h1 className="h3">Shelves</h1>
       <OperationError message={error} id="shelves-error" />
-      <Form onSubmit={create} className="mb-3">
-        <Form.Label htmlFor="shelf-name">New shelf</Form.Label>
-        <InputGroup>
-          <Form.Control id="shelf-name" placeholder="e.g. Holiday reads" value={name} maxLength={MAX_SHELF_NAME} onChange={(event) => setName(event.target.value)} />
-          <Button type="submit" id="shelf-create" disabled={busy || name.trim() === ''}>
-            Create
-          </Button>
-        </InputGroup>
-      </Form>
+      <NewNameForm id="shelf" label="New shelf" placeholder="e.g. Holiday reads" maxLength={MAX_SHELF_NAME} busy={busy} onCreate={(name) => change(() => createShelf(name).unwrap())} />
       {items === null && busy && <LoadingSpinner />}
       {items !== null && (
         <>

@@ -1,13 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
-import InputGroup from 'react-bootstrap/InputGroup';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { Link } from 'react-router';
 import { MAX_TASK_LIST_NAME, type TaskList } from '../../../../contract/task-lists.ts';
 import { BackButton } from '../../components/back-button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type ListDraft, ListEditor, settleList } from '../../components/list-editor.tsx';
+import { NewNameForm } from '../../components/new-name-form.tsx';
 import { LoadingSpinner } from '../../components/loading-spinner.tsx';
 import { OperationError } from '../../components/operation-error.tsx';
 import { useListChanges } from '../../lib/use-list-changes.ts';
@@ -22,16 +22,7 @@ export function TaskListsPage() {
   const [deleteList] = useDeleteTaskListMutation();
   const [shareList] = useShareTaskListMutation();
   const { items, busy, error, change } = useListChanges(useTaskListsQuery());
-  const [name, setName] = useState('');
   const [deleting, setDeleting] = useState<TaskList | null>(null);
-
-  function create(event: FormEvent) {
-    event.preventDefault();
-    void change(async () => {
-      await createList(name).unwrap();
-      setName('');
-    });
-  }
 
   const mine = items?.filter((list) => list.owned) ?? [];
   const shared = items?.filter((list) => !list.owned) ?? [];
@@ -43,15 +34,7 @@ export function TaskListsPage() {
       <h1 className="h4">Lists</h1>
       <p className="text-muted small">Share a list with people of this server by their e-mail; they see its tasks and complete them, and a task may be assigned to one of them or go round them in turn.</p>
       <OperationError message={error} id="task-lists-error" />
-      <Form onSubmit={create} className="mb-3">
-        <Form.Label htmlFor="task-list-name">New list</Form.Label>
-        <InputGroup>
-          <Form.Control id="task-list-name" placeholder="e.g. Household" value={name} maxLength={MAX_TASK_LIST_NAME} onChange={(event) => setName(event.target.value)} />
-          <Button type="submit" id="task-list-create" disabled={busy || name.trim() === ''}>
-            Create
-          </Button>
-        </InputGroup>
-      </Form>
+      <NewNameForm id="task-list" label="New list" placeholder="e.g. Household" maxLength={MAX_TASK_LIST_NAME} busy={busy} onCreate={(name) => change(() => createList(name).unwrap())} />
       {items === null && busy && <LoadingSpinner />}
       <ListGroup id="my-task-lists" className="mb-4">
         {mine.map((list) => (
