@@ -181,6 +181,7 @@ export async function createServices(options: ServicesOptions) {
   // change and in HTTP Basic alike.
   const logins = createLoginLimiter();
   const appPasswords = createAppPasswords(db, clock);
+  const listsStore = createListsStore(db);
   const accounts = createAccountsService({
     db,
     clock,
@@ -192,6 +193,7 @@ export async function createServices(options: ServicesOptions) {
     disabled: disabledAccounts,
     events,
     bookmarkIndex,
+    beforeDelete: (userId) => listsStore.forgetAccount(userId),
   });
   const auth = createAuthService({
     db,
@@ -267,7 +269,6 @@ export async function createServices(options: ServicesOptions) {
     onRun: onNoticeRun,
   });
   const zoneOf = async (ownerId: string) => (await usersStore.findById(ownerId))?.timezone ?? 'UTC';
-  const listsStore = createListsStore(db);
   const taskLists = createListsService({ lists: listsStore, clock });
   const tasks = createTasksService({
     tasks: createTasksStore(db, { locking: noticeLocks }),

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, TaskListsTable } from '../storage/schema.ts';
+import { parseChecklist } from './checklists.ts';
 import { calendarOfTask, recordTaskChange } from './task-change-record.ts';
 
 export type TaskListRow = Selectable<TaskListsTable>;
@@ -133,6 +134,37 @@ export function createListsStore(db: Kysely<Database>) {
           await trx.insertInto('task_list_members').values(accounts.map((account) => ({ list_id: id, user_id: account.id }))).execute();
         }
         return { found: true, unknown: [] };
+      });
+    },
+
+    /**
+     * Before an account is deleted, what the database's cascades would do silently, done so that
+     * the other people's CalDAV clients hear of it: the account's lists are deleted as their owner
+     * deletes one (each task goes to whoever made it), and its tasks in others' lists leave
+     * tombstones there. A tombstone is kept under the list's owner, since the account's rows go.
+     */
+    async forgetAccount(userId: string): Promise<void> {
+      const owned = await db.selectFrom('task_lists').select('id').where('owner_id', '=', userId).execute();
+      for (const list of owned) await this.remove(userId, list.id);
+      await db.transaction().execute(async (trx) => {
+        const listed = await trx
+          .selectFrom('tasks')
+          .innerJoin('task_lists', 'task_lists.id', 'tasks.list_id')
+          .select(['tasks.id', 'tasks.list_id', 'tasks.checklist', 'task_lists.owner_id as list_owner'])
+          .where('tasks.owner_id', '=', userId)
+          .execute();
+        for (const task of listed) {
+          const calendar = calendarOfTask({ owner_id: task.list_owner, list_id: task.list_id });
+          await trx
+            .updateTable('task_calendar_changes')
+            .set({ owner_id: task.list_owner })
+            .where('calendar', '=', calendar)
+            .where((eb) => eb.or([eb('task_id', '=', task.id), eb('task_id', 'like', `${task.id}/item/%`)]))
+            .execute();
+          const goneItems = parseChecklist(task.checklist).map((item) => item.id);
+          await recordTaskChange(trx, { id: task.id, owner_id: task.list_owner, list_id: task.list_id }, { deleted: true, goneItems });
+          await trx.deleteFrom('tasks').where('id', '=', task.id).execute();
+        }
       });
     },
   };

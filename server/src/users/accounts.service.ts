@@ -39,6 +39,11 @@ type Dependencies = {
   events: Pick<UserEvents, 'publish'>;
   /** A deleted account's bookmarks leave the search index too (SQLite's word index has no foreign key). */
   bookmarkIndex: { remove(ownerId: string, ids: number[]): Promise<void> };
+  /**
+   * What a feature above does before a deleted account's rows go with it: household lists tell the
+   * other people's CalDAV clients of the account's tasks (tasks/lists.store.ts, `forgetAccount`).
+   */
+  beforeDelete: (userId: string) => Promise<void>;
 };
 
 /** Bookmarks taken out of the index per transaction when an account is deleted. */
@@ -79,7 +84,7 @@ async function refuseTakenEmail<T>(writing: Promise<T>): Promise<T> {
  * The one place that opens accounts and says who administers: local sign-up, provider sign-in,
  * `create-admin` (and later invitations) all come here, so the rules hold the same for each.
  */
-export function createAccountsService({ db, clock, allowSignup, adminEmails, endSessionsOf, revocations, disabled, events, bookmarkIndex }: Dependencies) {
+export function createAccountsService({ db, clock, allowSignup, adminEmails, endSessionsOf, revocations, disabled, events, bookmarkIndex, beforeDelete }: Dependencies) {
   const isAdmin = (user: Pick<UserRow, 'is_admin' | 'email'>) => user.is_admin === 1 || adminEmails.includes(user.email);
 
   /** Refuses to take the last administrator who can sign in away, whatever the change. */
@@ -227,6 +232,7 @@ export function createAccountsService({ db, clock, allowSignup, adminEmails, end
         await bookmarkIndex.remove(userId, ids);
         await db.deleteFrom('bookmarks').where('owner_id', '=', userId).where('id', 'in', ids).execute();
       }
+      await beforeDelete(userId);
       await db.transaction().execute(async (trx) => {
         // Every other table of the account's goes with its row (ON DELETE CASCADE); the counts do not refer to it.
         await trx.deleteFrom('bookmark_facets').where('owner_id', '=', userId).execute();
