@@ -80,6 +80,25 @@ describe('foundation, end to end', () => {
     await page.waitForURL((url) => url.pathname === '/book');
   });
 
+  it('goes where the user clicks during the welcome pause, even when that page’s code arrives after the pause', async () => {
+    await page.clock.install();
+    // The profile page's code is held until the pause is over, as on a slow link or a busy machine.
+    let releaseProfileCode = () => {};
+    const held = new Promise<void>((resolve) => (releaseProfileCode = resolve));
+    await page.route('**/assets/profile-page-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/login');
+    await submitLogin(page, ADMIN);
+    await page.getByText(`Welcome ${ADMIN.name}`).waitFor();
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await page.clock.runFor(5000);
+    releaseProfileCode();
+    await page.locator('#profile-uid').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/profile');
+  });
+
   it('sets the timezone from the browser at the first sign-in, shows the profile, and sends unknown paths to /book', async () => {
     await signIn(page, ADMIN);
     await page.getByRole('link', { name: 'Profile' }).click();
