@@ -85,7 +85,9 @@ describe('foundation, end to end', () => {
     // The profile page's code is held until the pause is over, as on a slow link or a busy machine.
     let releaseProfileCode = () => {};
     const held = new Promise<void>((resolve) => (releaseProfileCode = resolve));
+    let heldRequests = 0;
     await page.route('**/assets/profile-page-*.js', async (route) => {
+      heldRequests++;
       await held;
       await route.continue();
     });
@@ -93,6 +95,8 @@ describe('foundation, end to end', () => {
     await submitLogin(page, ADMIN);
     await page.getByText(`Welcome ${ADMIN.name}`).waitFor();
     await page.getByRole('link', { name: 'Profile' }).click();
+    // Else the chunk's name changed and nothing was held: the test would no longer test the pause.
+    await expect.poll(() => heldRequests).toBe(1);
     await page.clock.runFor(5000);
     releaseProfileCode();
     await page.locator('#profile-uid').waitFor();
