@@ -96,6 +96,11 @@ export function createPostgresCatalogue(db: Kysely<Database>, connection: pg.Cli
         await mergeStaged(client);
         await run(client, libraryFolderWrite(db, library.folder).compile());
         await run(client, newCatalogueVersion(db).compile());
+        // The planner's statistics of the books as they are now, committed with them: a search's
+        // page is read by its books' seqs and identifiers, and with none (a table just filled,
+        // before autovacuum comes, or never where it is off) PostgreSQL guesses a tenth of the
+        // books match an identifier.
+        await client.query('analyze books');
         await client.query('commit');
         return result;
       } catch (error) {

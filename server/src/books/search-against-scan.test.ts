@@ -195,5 +195,26 @@ describe.each(testDialects.flatMap((dialect) => ENGINES.map(([name, wordIndex]) 
     expect(hits).toBeGreaterThan(QUERIES / 2);
     expect(hits).toBeLessThan(QUERIES);
   });
+
+  // Searches asked together run side by side, several at a time on each searching thread: each
+  // must still get its own page, words and identifiers mixed.
+  it('answers searches asked all at once as the scan does, each its own page', async () => {
+    const asked = Array.from({ length: 200 }, (_, n) => ({ query: randomQuery(r, books), page: pageOf(n) }));
+    const answers = await Promise.all(
+      asked.map(({ query, page }) =>
+        t.app.inject({
+          url: '/api/books',
+          query: { keys: query.keys, fields: query.fields.join(','), format: query.format, from: String(page.from), size: String(page.size) },
+          headers: bearer(token),
+        }),
+      ),
+    );
+    answers.forEach((response, n) => {
+      const { query, page } = asked[n]!;
+      const result = BookResults.parse(response.json());
+      expect({ total: result.total, ids: result.books.map((book) => book.id) }, `${JSON.stringify(page)}: ${JSON.stringify(query)}`).toEqual(scan(books, query, page));
+    });
+    expect(asked.filter(({ query, page }) => scan(books, query, page).total > 0).length).toBeGreaterThan(100);
+  });
   },
 );
