@@ -149,10 +149,10 @@ describe.each(testDialects)('catalogue loads on %s', (dialect) => {
 
   // A search reads its page by the books' seqs and identifiers: without statistics of a table a
   // million books just filled, PostgreSQL guessed a tenth of them matched an identifier and chose
-  // plans that made a search at 50 connections 10 % slower (docs/budgets.md).
+  // plans that made a search at 50 connections 10 % slower (docs/postgresql.md).
   it.runIf(dialect === 'postgres')('leaves PostgreSQL the statistics of the books it wrote', async () => {
     expect((await upload(catalogue(2_000, 'Counted'), 'replace')).statusCode).toBe(200);
-    const { rows } = await sql<{ analyzed: boolean; columns: string }>`
+    const { rows } = await sql<{ analyzed: boolean; columns: number }>`
       select t.last_analyze is not null as analyzed,
              (select count(*) from pg_stats s where s.schemaname = t.schemaname and s.tablename = t.relname and s.attname in ('seq', 'identifier_key')) as columns
       from pg_stat_user_tables t where t.schemaname = current_schema() and t.relname = 'books'`.execute(t.storage.db);

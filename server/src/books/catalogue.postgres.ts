@@ -50,12 +50,6 @@ const copyLine = (book: CatalogueBook) => {
 const run = (client: pg.Client, { sql, parameters }: CompiledQuery) => client.query(sql, parameters as unknown[]);
 
 /**
- * The catalogue on PostgreSQL. A load streams its books with COPY on a connection of its own, so
- * that the server reads and checks the next records while PostgreSQL writes the ones before; the
- * books go into a temporary table and from there into `books` in one statement at the end
- * (docs/postgresql.md: 3,121 books a second with a statement per 1,000 books).
- */
-/**
  * The catalogue's version as this process last read it from a database: every search asks for it
  * (a search's kept reply is the version's), and on PostgreSQL each ask was a round trip. At 50
  * connections, reading it at most once a second gave 10 % more searches a second
@@ -86,14 +80,16 @@ function readAtMostEvery<T>(read: () => Promise<T>, ms: number) {
   };
 }
 
+/**
+ * The catalogue on PostgreSQL. A load streams its books with COPY on a connection of its own, so
+ * that the server reads and checks the next records while PostgreSQL writes the ones before; the
+ * books go into a temporary table and from there into `books` in one statement at the end
+ * (docs/postgresql.md: 3,121 books a second with a statement per 1,000 books).
+ */
 export function createPostgresCatalogue(db: Kysely<Database>, connection: pg.ClientConfig): CatalogueStore {
   const reads = catalogueReads(db, 'postgres');
-  let version = recentVersions.get(db);
-  if (!version) {
-    version = readAtMostEvery(reads.version, VERSION_READ_EVERY_MS);
-    recentVersions.set(db, version);
-  }
-  const recentVersion = version;
+  const recentVersion = recentVersions.get(db) ?? readAtMostEvery(reads.version, VERSION_READ_EVERY_MS);
+  recentVersions.set(db, recentVersion);
   return {
     async close() {},
     ...reads,
