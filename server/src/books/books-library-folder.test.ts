@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookResults, CatalogueBook } from '../../../contract/books.ts';
 import { migrate, openStorage } from '../storage/database.ts';
 import { migrationProvider } from '../storage/migration-provider.ts';
+import { catalogueBook } from '../test/catalogue-book.ts';
 import { bearer, createTestDatabase, registerUser, type TestApp, testAppOn, testDialects } from '../test/test-app.ts';
 import { multipart } from '../test/multipart.ts';
 import { createPostgresCatalogue } from './catalogue.postgres.ts';
@@ -14,20 +15,7 @@ const FIXTURES = path.join(import.meta.dirname, 'fixtures/calibre');
 /** Where calibre made the fixture library (make-calibre-fixtures.sh). */
 const FIXTURE_LIBRARY = '/tmp/organiser-calibre-fixtures/Calibre Library';
 
-const book = (id: string, formats: string[]): CatalogueBook =>
-  CatalogueBook.parse({
-    id,
-    title: `Book ${id}`,
-    author: 'Someone',
-    identifier: '',
-    publish_date: null,
-    publisher: '',
-    created: null,
-    updated: null,
-    comment: null,
-    path: formats[0] ?? '',
-    formats,
-  });
+const book = (id: string, formats: string[]): CatalogueBook => catalogueBook({ id, comment: null, path: formats[0] ?? '', formats });
 const jsonLines = (books: CatalogueBook[]) => Buffer.from(books.map((one) => `${JSON.stringify(one)}\n`).join(''));
 
 describe.each(testDialects)('the library folder on %s', (dialect) => {

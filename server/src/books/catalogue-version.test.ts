@@ -1,8 +1,8 @@
 import type { Kysely, KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogueBook } from '../../../contract/books.ts';
 import type { Storage } from '../storage/database.ts';
 import type { Database } from '../storage/schema.ts';
+import { catalogueBook } from '../test/catalogue-book.ts';
 import { createTestDatabase, openTestStorage, testDialects } from '../test/test-app.ts';
 import { createPostgresCatalogue } from './catalogue.postgres.ts';
 
@@ -18,8 +18,6 @@ function countingAnswers(db: Kysely<Database>) {
   };
   return { db: db.withPlugin(plugin), answered: () => answered };
 }
-
-const book = (id: string) => CatalogueBook.parse({ id, title: `Book ${id}`, author: 'Someone', identifier: '', publish_date: null, publisher: '', created: null, updated: null, comment: '', path: '', formats: [] });
 
 /**
  * Every search asks for the catalogue's version; on PostgreSQL it is read at most once a second,
@@ -43,7 +41,7 @@ describe.runIf(testDialects.includes('postgres'))('the catalogue version on Post
     const counted = countingAnswers(storage.db);
     const searched = createPostgresCatalogue(counted.db, storage.postgres);
     const loader = createPostgresCatalogue(counted.db, storage.postgres);
-    await loader.load('replace', async (write) => write(book('first')));
+    await loader.load('replace', async (write) => write(catalogueBook({ id: 'first' })));
     const before = counted.answered();
     const asked = await Promise.all(Array.from({ length: 20 }, () => searched.version()));
     for (let n = 0; n < 20; n++) asked.push(await searched.version());
@@ -51,7 +49,7 @@ describe.runIf(testDialects.includes('postgres'))('the catalogue version on Post
     // Once; twice only if the machine stalled a second between the asks.
     expect(counted.answered() - before).toBeLessThanOrEqual(2);
 
-    await loader.load('replace', async (write) => write(book('second')));
+    await loader.load('replace', async (write) => write(catalogueBook({ id: 'second' })));
     const after = await searched.version();
     expect(after).not.toBe(asked[0]);
     expect(await storage.db.selectFrom('settings').select('value').where('key', '=', 'books_version').executeTakeFirst()).toEqual({ value: after });

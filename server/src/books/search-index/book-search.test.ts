@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BookResults, CatalogueBook } from '../../../../contract/books.ts';
+import { BookResults } from '../../../../contract/books.ts';
 import { HealthReply } from '../../../../contract/health.ts';
 import { BOOK_SEARCH_INDEX_FILE } from '../../services.ts';
 import type { Storage } from '../../storage/database.ts';
 import { searchedTestCatalogue, testCatalogue } from '../../test/empty-catalogue.ts';
 import { multipart } from '../../test/multipart.ts';
+import { catalogueBook } from '../../test/catalogue-book.ts';
 import { bearer, buildTestApp, createTestDatabase, openTestStorage, registerUser, testDialects, type TestApp } from '../../test/test-app.ts';
 import { catalogueQuery } from '../books.search.ts';
 import { fromCalibreJson } from '../import/calibre-json.ts';
@@ -98,9 +99,9 @@ describe.each(testDialects)('the book search\'s searching threads on %s', (diale
     threads = search.searchingThreads;
     catalogue = searchedCatalogue(testCatalogue(storage), search);
     await catalogue.load('replace', async (write) => {
-      for (const [id, title] of [['1', 'Les Misérables'], ['2', 'Notre-Dame de Paris'], ['3', 'Les Travailleurs de la mer']]) {
+      for (const [id, title] of [['1', 'Les Misérables'], ['2', 'Notre-Dame de Paris'], ['3', 'Les Travailleurs de la mer']] as const) {
         const comment = `<p>${title}, by Victor Hugo.</p>`;
-        await write(CatalogueBook.parse({ id, title, author: 'Victor Hugo', identifier: '', publish_date: null, publisher: '', created: null, updated: null, comment, path: '', formats: [] }));
+        await write(catalogueBook({ id, title, author: 'Victor Hugo', comment }));
       }
     });
   });
